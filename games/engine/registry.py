@@ -25,10 +25,9 @@ def engine_for(game: object) -> ModuleType:
     """The engine package of ``game`` (one of :data:`GAMES`); :class:`EngineError` for anything else."""
     if not isinstance(game, str) or game not in GAMES:
         raise EngineError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
-    name = f"games.engine.{game}"
     try:
-        return importlib.import_module(name)
+        return importlib.import_module(f"games.engine.{game}")
     except ModuleNotFoundError as exc:
-        if exc.name != name:
+        if exc.name != f"games.engine.{game}":
             raise
         raise EngineError(f"game {game!r} is not available in this installation") from exc
