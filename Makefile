@@ -1,0 +1,57 @@
+# Two commands: `make run` serves the platform, `make test` runs every test.
+# Both set everything up first (virtualenv, packages, database). See README.md.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: run test setup venv migrate demo static serve worker beat bench lint test-browser clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+migrate: venv
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py seed_demo
+
+static: venv
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+
+setup: demo static
+
+run: setup
+	@echo "Serving on http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/)"
+	@bash scripts/serve.sh $(HOST) $(PORT)
+
+# The ASGI server alone (production runs several of these behind a proxy).
+serve: venv
+	$(VENV)/bin/uvicorn config.asgi:application --app-dir platform --host $(HOST) --port $(PORT) --lifespan off
+
+worker: venv
+	cd platform && ../$(VENV)/bin/celery -A config worker --loglevel INFO
+
+beat: venv
+	cd platform && ../$(VENV)/bin/celery -A config beat --loglevel INFO
+
+test: migrate
+	$(PY) manage.py check
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/pytest -m "not browser" ; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 1; fi; exit $$rc
+
+lint: venv
+	$(VENV)/bin/ruff check .
+
+bench: venv
+	@echo "Benchmarks: see bench/README.md"
+
+clean:
+	rm -rf $(VENV) var staticfiles

@@ -1,0 +1,13 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    fieldsets = (*BaseUserAdmin.fieldsets, (_("Profile"), {"fields": ("display_name", "language")}))  # type: ignore[misc]
+    list_display = ("username", "display_name", "language", "is_staff", "is_active", "date_joined")
+    list_filter = ("is_staff", "is_superuser", "is_active", "groups", "language")
+    search_fields = ("username", "display_name", "email")

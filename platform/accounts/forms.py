@@ -1,0 +1,16 @@
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from accounts.models import User
+
+
+class SignUpForm(UserCreationForm):
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "display_name", "language")
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ("display_name", "language")

@@ -1,0 +1,59 @@
+"""Roles: players (everyone), staff (Django admin) and the read-only ``auditors`` group.
+
+Auditors are staff accounts whose only permissions are the ``view_*`` permissions of the
+models listed in :data:`AUDITOR_VIEW_MODELS`, so Django admin shows them everything read-only.
+Apps that add auditable models (hands, ledger, disputes) add them to this list.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.apps import apps
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
+from django.contrib.contenttypes.models import ContentType
+
+AUDITOR_VIEW_MODELS: tuple[str, ...] = (
+    "accounts.user",
+    "wallet.account",
+    "wallet.ledgertransaction",
+    "wallet.entry",
+    "tables.stakelevel",
+    "tables.table",
+    "history.handrecord",
+    "disputes.dispute",
+    "disputes.disputeevent",
+)
+
+
+def is_auditor(user: AbstractBaseUser | AnonymousUser) -> bool:
+    if not user.is_authenticated:
+        return False
+    return user.groups.filter(name=settings.AUDITORS_GROUP).exists()  # type: ignore[union-attr]
+
+
+def auditor_permissions() -> list[Permission]:
+    """The view permissions of every installed model in AUDITOR_VIEW_MODELS."""
+    perms: list[Permission] = []
+    for label in AUDITOR_VIEW_MODELS:
+        app_label, model_name = label.split(".")
+        try:
+            model = apps.get_model(app_label, model_name)
+        except LookupError:
+            continue  # the app is not installed (yet)
+        ctype = ContentType.objects.get_for_model(model)
+        perms.extend(Permission.objects.filter(content_type=ctype, codename=f"view_{model_name}"))
+    return perms
+
+
+def roles_sync() -> Group:
+    """Create the auditors group and give it exactly the view permissions (idempotent)."""
+    group, _ = Group.objects.get_or_create(name=settings.AUDITORS_GROUP)
+    group.permissions.set(auditor_permissions())
+    return group
+
+
+def sync_roles_after_migrate(sender: Any, **kwargs: Any) -> None:
+    """post_migrate runs once per app, after that app's permissions exist: resync each time."""
+    roles_sync()

@@ -1,0 +1,59 @@
+"""Account pages: sign up, profile, language switch. Log in/out and password change are Django's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse_lazy
+from django.utils.translation import check_for_language
+from django.utils.translation import gettext as _
+from django.views.generic import CreateView, TemplateView, UpdateView
+from django.views.i18n import set_language as django_set_language
+
+from accounts.forms import ProfileForm, SignUpForm
+from accounts.models import User
+
+
+class HomeView(TemplateView):
+    template_name = "home.html"
+
+
+class SignUpView(CreateView):
+    form_class = SignUpForm
+    template_name = "registration/signup.html"
+    success_url = reverse_lazy("home")
+
+    def form_valid(self, form: SignUpForm) -> HttpResponse:
+        response = super().form_valid(form)
+        login(self.request, self.object, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(self.request, _("Welcome! Your account is ready."))
+        return response
+
+
+class ProfileView(LoginRequiredMixin, UpdateView):
+    form_class = ProfileForm
+    template_name = "accounts/profile.html"
+    success_url = reverse_lazy("profile")
+
+    def get_object(self, queryset: Any = None) -> User:
+        return self.request.user  # type: ignore[return-value]
+
+    def form_valid(self, form: ProfileForm) -> HttpResponse:
+        response = super().form_valid(form)
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, form.instance.language, samesite="Lax")
+        messages.success(self.request, _("Profile saved."))
+        return response
+
+
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's set_language, and for a signed-in user also saved on the profile."""
+    response = django_set_language(request)
+    code = request.POST.get("language", "")
+    if request.method == "POST" and request.user.is_authenticated and check_for_language(code):
+        User.objects.filter(pk=request.user.pk).update(language=code)
+    return response

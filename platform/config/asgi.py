@@ -1,0 +1,32 @@
+"""ASGI entry point: HTTP through Django, WebSockets through Channels."""
+
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the platform/ source root
+sys.path.insert(1, str(Path(__file__).resolve().parents[2]))  # the project root (games, wallet)
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+
+from django.core.asgi import get_asgi_application  # noqa: E402
+
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+from config.routing import websocket_urlpatterns  # noqa: E402
+
+if settings.CELERY_EMBEDDED_WORKER:
+    from config.embedded import start_embedded_worker
+
+    start_embedded_worker()
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)

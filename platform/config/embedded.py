@@ -1,0 +1,49 @@
+"""The embedded Celery worker: a worker thread inside the server process.
+
+Used when the broker is ``memory://`` (nothing configured): kombu's in-memory transport lives
+in this process, so the worker must too. Countdown tasks sit in the worker's timer and fire
+when due, exactly as on a separate worker process.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from contextlib import AbstractContextManager
+from typing import Any
+
+from celery.beat import EmbeddedService
+from celery.contrib.testing.worker import start_worker
+
+from config.celery_app import app
+
+log = logging.getLogger(__name__)
+_lock = threading.Lock()
+_worker: AbstractContextManager[Any] | None = None
+_beat: Any = None
+
+
+def start_embedded_worker() -> None:
+    """Start the in-process worker and beat once (idempotent); they live as long as the process."""
+    global _worker, _beat
+    with _lock:
+        if _worker is not None:
+            return
+        _worker = start_worker(
+            app,
+            pool="solo",
+            concurrency=1,
+            perform_ping_check=False,
+            shutdown_timeout=5.0,
+            loglevel="WARNING",
+        )
+        _worker.__enter__()
+        _beat = EmbeddedService(app, thread=True, schedule_filename=str(_schedule_path()))
+        _beat.start()
+        log.info("embedded Celery worker started on %s", app.conf.broker_url)
+
+
+def _schedule_path() -> Any:
+    from django.conf import settings
+
+    return settings.VAR_DIR / "celerybeat-schedule"

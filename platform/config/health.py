@@ -1,0 +1,60 @@
+"""``/healthz``: database, channel layer and Celery broker status as JSON."""
+
+from __future__ import annotations
+
+import secrets
+import time
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.cache import cache
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+
+from config.celery_app import app as celery_app
+from config.tasks import HEARTBEAT_KEY
+
+
+def check_database() -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return "ok"
+
+
+def check_channel_layer() -> str:
+    layer = get_channel_layer()
+    if layer is None:
+        return "not configured"
+    channel = async_to_sync(layer.new_channel)("health.")
+    token = secrets.token_hex(8)
+    async_to_sync(layer.send)(channel, {"type": "health.ping", "token": token})
+    message = async_to_sync(layer.receive)(channel)
+    return "ok" if message.get("token") == token else "wrong message"
+
+
+def check_broker() -> str:
+    with celery_app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1, timeout=2)
+    return "ok"
+
+
+def worker_seen() -> float | None:
+    """Seconds since a worker last ran the heartbeat task (informational: never fails the check)."""
+    beat = cache.get(HEARTBEAT_KEY)
+    return round(time.time() - beat["at"], 1) if beat else None
+
+
+CHECKS = {"database": check_database, "channel_layer": check_channel_layer, "broker": check_broker}
+
+
+def healthz(request: HttpRequest) -> JsonResponse:
+    report: dict[str, str] = {}
+    for name, check in CHECKS.items():
+        try:
+            report[name] = check()
+        except Exception as exc:  # noqa: BLE001 - a health check reports every failure
+            report[name] = f"error: {type(exc).__name__}: {exc}"
+    healthy = all(value == "ok" for value in report.values())
+    body = {"status": "ok" if healthy else "error", **report, "worker_seen_seconds_ago": worker_seen()}
+    return JsonResponse(body, status=200 if healthy else 503)

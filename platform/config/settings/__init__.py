@@ -1,0 +1,1 @@
+"""Settings modules: ``base`` (every environment), ``production`` (secure flags), ``test``."""

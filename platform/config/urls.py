@@ -1,0 +1,19 @@
+"""Root URLs."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from accounts.views import HomeView, set_language
+from config.health import healthz
+
+urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("i18n/setlang/", set_language, name="set_language"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/accounts/", include("accounts.api_urls")),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("", HomeView.as_view(), name="home"),
+]

@@ -1,0 +1,72 @@
+"""A countdown task really fires later: embedded (in-memory broker, in-process worker) and on Redis."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PROBE = Path(__file__).with_name("celery_probe.py")
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")}
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings.base"
+    env.update(extra)
+    return env
+
+
+def _probe(env: dict[str, str], countdown: float = 2.0) -> dict[str, object]:
+    out = subprocess.run(
+        [sys.executable, str(PROBE), str(countdown), secrets.token_hex(8)],
+        env=env, cwd=ROOT, capture_output=True, text=True, timeout=90, check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_countdown_task_fires_after_its_delay_on_the_embedded_worker() -> None:
+    result = _probe(_env())
+    assert result["broker"] == "memory"
+    assert result["early"] is False
+    assert result["elapsed"] is not None and 2.0 <= float(result["elapsed"]) < 10  # type: ignore[arg-type]
+
+
+def _redis_available() -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping())
+    except redis.exceptions.ConnectionError:
+        return False
+
+
+@pytest.fixture
+def redis_worker() -> Iterator[dict[str, str]]:
+    if not _redis_available():
+        pytest.skip(f"no Redis at {REDIS_URL}")
+    env = _env(REDIS_URL=REDIS_URL, CHANNELS_PREFIX=f"test{secrets.token_hex(4)}")
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "--loglevel", "WARNING"],
+        env=env, cwd=ROOT / "platform", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        yield env
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+
+
+@pytest.mark.redis
+def test_countdown_task_fires_after_its_delay_through_redis_and_a_worker_process(redis_worker: dict[str, str]) -> None:
+    result = _probe(redis_worker)
+    assert result["broker"] == "redis"
+    assert result["early"] is False
+    assert result["elapsed"] is not None and 2.0 <= float(result["elapsed"]) < 30  # type: ignore[arg-type]
