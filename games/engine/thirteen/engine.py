@@ -1,0 +1,219 @@
+"""The ``thirteen`` state machine (games/engine/protocol.py; RULES.md section 1).
+
+Phases: ``"arrange"`` (every seat submits its rows or declares a natural, within
+``rules["arrange_seconds"]``) → ``"settled"`` (all hands revealed, result fixed).
+Actions: ``{"type": "arrange", "front": [3 cards], "middle": [5], "back": [5]}`` or
+``{"type": "declare"}`` (报到; the rows may be sent along, for show only).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any
+
+from games.engine.cards import cards_str, parse_cards
+from games.engine.deck import commitment
+from games.engine.errors import EngineError, IllegalAction
+from games.engine.protocol import Action, Event, State
+from games.engine.thirteen.arrange import arrange
+from games.engine.thirteen.hands import deal, hand_record, parse_rows, scored_hand, settle
+from games.engine.thirteen.naturals import best_natural
+from games.engine.thirteen.stakes import MAX_SEATS, MIN_SEATS, commission_rate, eligible, game_rules
+
+GAME = "thirteen"
+
+
+def _dealer(carry: dict[str, Any] | None, players: Sequence[str]) -> int:
+    """RULES.md "Deal": the button moves one seat clockwise after every game. The button
+    goes to the player ``carry_over`` named, or the next one of the old order still here."""
+    if not carry:
+        return 0
+    order = carry.get("order") or []
+    start = carry.get("dealer", 0)
+    for k in range(len(order)):
+        name = order[(start + k) % len(order)]
+        if name in players:
+            return players.index(name)
+    return int(start) % len(players)
+
+
+def _check_seats(rules: dict[str, Any], seats: Sequence[dict[str, Any]]) -> None:
+    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+        raise EngineError(f"seats: thirteen is for {MIN_SEATS}-{MAX_SEATS} players, got {len(seats)}")
+    for i, seat in enumerate(seats):
+        stack = seat.get("stack")
+        if not isinstance(stack, int) or isinstance(stack, bool) or stack < 0:
+            raise EngineError(f"seat {i}: stack must be a non-negative integer, got {stack!r}")
+        if not eligible(rules, stack):
+            need = rules["min_units"] * rules["unit"]
+            raise EngineError(
+                f"seat {i} ({seat.get('player')}): table money {stack} is below the {need} "
+                f"({rules['min_units']} units) needed to be dealt in"
+            )
+
+
+def new_hand(
+    *,
+    rules: dict[str, Any],
+    seats: Sequence[dict[str, Any]],
+    carry: dict[str, Any] | None,
+    server_seed: str,
+    client_seeds: Sequence[str] = (),
+    now: float,
+) -> State:
+    """Deal a game (RULES.md "Deal"); every seat must be eligible (5 units of table money)."""
+    full = game_rules(rules)
+    _check_seats(full, seats)
+    players = [str(s.get("player")) for s in seats]
+    dealer = _dealer(carry, players)
+    hands = deal(server_seed, client_seeds, len(seats), dealer)
+    return {
+        "game": GAME,
+        "phase": "arrange",
+        "phase_seq": 1,
+        "deadline": now + full["arrange_seconds"],
+        "rules": full,
+        "dealer": dealer,
+        "commitment": commitment(server_seed),
+        "server_seed": server_seed,
+        "client_seeds": list(client_seeds),
+        "seats": [
+            {"player": players[i], "stack": s["stack"], "cards": cards_str(hands[i]), "submission": None}
+            for i, s in enumerate(seats)
+        ],
+        "result": None,
+    }
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """What ``seat`` may send: arrange or declare, once, while the hand is being arranged."""
+    if state["phase"] != "arrange" or not 0 <= seat < len(state["seats"]):
+        return []
+    if state["seats"][seat]["submission"] is not None:
+        return []
+    natural = best_natural(parse_cards(state["seats"][seat]["cards"]))
+    return [{"type": "arrange", "front": 3, "middle": 5, "back": 5}, {"type": "declare", "natural": natural}]
+
+
+def _submission(state: State, seat: int, action: Action) -> dict[str, Any]:
+    if not isinstance(action, dict) or action.get("type") not in ("arrange", "declare"):
+        raise IllegalAction('action: expected {"type": "arrange", ...} or {"type": "declare"}')
+    kind = action["type"]
+    extra = sorted(set(action) - {"type", "front", "middle", "back"})
+    if extra:
+        raise IllegalAction(f"action: unknown field {extra[0]!r}")
+    cards = parse_cards(state["seats"][seat]["cards"])
+    has_rows = any(r in action for r in ("front", "middle", "back"))
+    try:
+        rows = parse_rows(action, cards, field="action") if kind == "arrange" or has_rows else None
+    except EngineError as exc:
+        raise IllegalAction(str(exc)) from exc
+    shown = {r: cards_str(v) for r, v in rows.items()} if rows else {}
+    return {"declare": kind == "declare", **shown}
+
+
+def _check_turn(state: State, seat: int) -> None:
+    if state["phase"] != "arrange":
+        raise IllegalAction("the hand is already settled")
+    if not isinstance(seat, int) or not 0 <= seat < len(state["seats"]):
+        raise IllegalAction(f"seat {seat!r} is not at this table")
+    if state["seats"][seat]["submission"] is not None:
+        raise IllegalAction(f"seat {seat} has already submitted its hand")
+
+
+def apply(state: State, seat: int, action: Action, *, now: float, auto: bool = False) -> tuple[State, list[Event]]:
+    """Take one seat's arrangement or declaration; settle once every seat has submitted."""
+    _check_turn(state, seat)
+    submission = _submission(state, seat, action)
+    new = copy.deepcopy(state)
+    new["seats"][seat]["submission"] = {**submission, "auto": auto}
+    events: list[Event] = [{"type": "submitted", "seat": seat, "auto": auto}]
+    if all(s["submission"] is not None for s in new["seats"]):
+        events += _settle(new)
+    return new, events
+
+
+def _settle(state: State) -> list[Event]:
+    """Score every hand and fix the result (mutates the fresh copy ``apply`` made)."""
+    hands, records = [], []
+    for s in state["seats"]:
+        cards = parse_cards(s["cards"])
+        sub = s["submission"]
+        rows = {r: parse_cards(sub[r]) for r in ("front", "middle", "back")} if "front" in sub else None
+        hand = scored_hand(cards, rows, sub["declare"])
+        hands.append(hand)
+        records.append(hand_record(cards, rows, hand, sub["declare"]))
+    rules = state["rules"]
+    result = settle(hands, dealer=state["dealer"], unit=rules["unit"], stacks=[s["stack"] for s in state["seats"]],
+                    rate=commission_rate(rules["commission_percent"]))
+    result["hands"] = records
+    state.update(phase="settled", phase_seq=state["phase_seq"] + 1, deadline=None, result=result)
+    return [{"type": "showdown", "hands": records}, {"type": "settled", "result": result}]
+
+
+def deadline(state: State) -> float | None:
+    """End of the arranging time, or None once settled."""
+    return state["deadline"] if state["phase"] == "arrange" else None
+
+
+def on_deadline(state: State, *, now: float) -> tuple[State, list[Event]]:
+    """Time is up: auto-play every seat that has not submitted (events marked ``auto``)."""
+    if state["phase"] != "arrange" or now < state["deadline"]:
+        return state, []
+    events: list[Event] = []
+    for seat, s in enumerate(state["seats"]):
+        if s["submission"] is None:
+            state, more = apply(state, seat, auto_action(state, seat), now=now, auto=True)
+            events += more
+    return state, events
+
+
+def auto_action(state: State, seat: int) -> Action:
+    """A never-fouled arrangement (:func:`games.engine.thirteen.arrange.arrange`); a hand
+    holding a natural declares it, its rows sent along for show."""
+    best = arrange(parse_cards(state["seats"][seat]["cards"]))
+    rows = {row: cards_str(best[row]) for row in ("front", "middle", "back")}
+    return {"type": "declare" if best["declare"] else "arrange", **rows}
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` may see: its own cards and submission; everyone's once settled."""
+    settled = state["phase"] == "settled"
+    seats = []
+    for i, s in enumerate(state["seats"]):
+        visible = settled or i == seat
+        seats.append({
+            "player": s["player"],
+            "stack": s["stack"],
+            "submitted": s["submission"] is not None,
+            "cards": list(s["cards"]) if visible else None,
+            "submission": copy.deepcopy(s["submission"]) if visible else None,
+        })
+    return {
+        "game": GAME,
+        "phase": state["phase"],
+        "phase_seq": state["phase_seq"],
+        "deadline": deadline(state),
+        "dealer": state["dealer"],
+        "unit": state["rules"]["unit"],
+        "commitment": state["commitment"],
+        "server_seed": state["server_seed"] if settled else None,
+        "client_seeds": list(state["client_seeds"]),
+        "you": seat,
+        "seats": seats,
+        "legal_actions": legal_actions(state, seat) if seat is not None else [],
+        "result": copy.deepcopy(state["result"]),
+    }
+
+
+def result(state: State) -> dict[str, Any] | None:
+    """The settlement (RULES.md "Money"): units, coins, commission, house, fouls, naturals,
+    pair details; ``sum(coins) + house == 0``. None before settlement."""
+    return copy.deepcopy(state["result"])
+
+
+def carry_over(state: State) -> dict[str, Any]:
+    """The dealer button moves one seat clockwise for the next game."""
+    players = [s["player"] for s in state["seats"]]
+    return {"dealer": (state["dealer"] + 1) % len(players), "order": players}
