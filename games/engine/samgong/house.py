@@ -58,7 +58,9 @@ def outcome(player_cards: Sequence[int], banker_cards: Sequence[int], ranking: s
     return "player" if p > b else "banker" if b > p else "tie"
 
 
-def bet_result(kind: str, stake: int, player_cards: Sequence[int], banker_cards: Sequence[int], rules: dict[str, Any]) -> int:
+def bet_result(
+    kind: str, stake: int, player_cards: Sequence[int], banker_cards: Sequence[int], rules: dict[str, Any]
+) -> int:
     """Net coins of one bet for the bettor (the house takes the opposite).
 
     >>> from games.engine.cards import parse_cards as p
@@ -70,14 +72,7 @@ def bet_result(kind: str, stake: int, player_cards: Sequence[int], banker_cards:
     """
     won = outcome(player_cards, banker_cards, rules["ranking"])
     if kind in ("player", "banker"):
-        if won == "tie":
-            return 0
-        if won != kind:
-            return -stake
-        winning = player_cards if kind == "player" else banker_cards
-        if rules["half_pay_points"] is not None and _is_point_hand(winning, rules["half_pay_points"], rules):
-            return stake // 2
-        return stake * rules["payouts"][kind]
+        return _main_bet(kind, stake, won, player_cards if kind == "player" else banker_cards, rules)
     if kind == "tie":
         return stake * rules["payouts"]["tie"] if won == "tie" else -stake
     if kind == "sangong":
@@ -85,6 +80,17 @@ def bet_result(kind: str, stake: int, player_cards: Sequence[int], banker_cards:
         return stake * rules["payouts"]["sangong"] if hit else -stake
     category = poker_category(player_cards)
     return stake * rules["side_payouts"][category] if category else -stake
+
+
+def _main_bet(kind: str, stake: int, won: str, winning: Sequence[int], rules: dict[str, Any]) -> int:
+    """閒贏 / 閒輸: push on a tie; a win with a 6-point hand pays half, rounded down."""
+    if won == "tie":
+        return 0
+    if won != kind:
+        return -stake
+    if rules["half_pay_points"] is not None and _is_point_hand(winning, rules["half_pay_points"], rules):
+        return stake // 2
+    return stake * rules["payouts"][kind]
 
 
 def _is_point_hand(cards: Sequence[int], points: int, rules: dict[str, Any]) -> bool:

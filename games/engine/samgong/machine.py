@@ -20,6 +20,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
+from games.engine.cards import cards_str
 from games.engine.deck import shuffle
 from games.engine.errors import EngineError
 from games.engine.samgong.fair import first_in, lottery
@@ -27,7 +28,6 @@ from games.engine.samgong.house import settle_house
 from games.engine.samgong.rules import BANKER_MODES, min_stack, resolve_rules
 from games.engine.samgong.settle import settle_all_compare, settle_banker, settle_pairwise
 from games.engine.samgong.table import Event, State, deal, deal_table, enter, pending, seat_count, stacks
-from games.engine.cards import cards_str
 
 
 def new_hand(
@@ -44,14 +44,29 @@ def new_hand(
     seat_list = _check_seats(seats, resolved)
     n = len(seat_list)
     state: State = {
-        "game": "samgong", "mode": resolved["mode"], "rules": resolved, "phase": "start",
-        "phase_seq": 0, "deadline": None, "seats": seat_list,
-        "deck": shuffle(server_seed, client_seeds), "next_card": 0,
-        "cards": [[] for _ in range(n)], "public": [0] * n, "revealed": [False] * n,
-        "bids": [None] * n, "bets": [None] * n, "house_bets": [None] * n,
-        "banker": None, "banker_how": None, "offer": None, "offers_made": 0,
+        "game": "samgong",
+        "mode": resolved["mode"],
+        "rules": resolved,
+        "phase": "start",
+        "phase_seq": 0,
+        "deadline": None,
+        "seats": seat_list,
+        "deck": shuffle(server_seed, client_seeds),
+        "next_card": 0,
+        "cards": [[] for _ in range(n)],
+        "public": [0] * n,
+        "revealed": [False] * n,
+        "bids": [None] * n,
+        "bets": [None] * n,
+        "house_bets": [None] * n,
+        "banker": None,
+        "banker_how": None,
+        "offer": None,
+        "offers_made": 0,
         "lots": {label: lottery(server_seed, label, n, client_seeds) for label in ("banker", "offer")},
-        "table_cards": None, "settlement": None, "carry_in": _same_mode_carry(carry, resolved["mode"]),
+        "table_cards": None,
+        "settlement": None,
+        "carry_in": _same_mode_carry(carry, resolved["mode"]),
     }
     events: list[Event] = []
     _START[state["mode"]](state, now, events)

@@ -165,9 +165,7 @@ def _check_players(rules: dict[str, Any]) -> None:
     low, high = PLAYER_BOUNDS[rules["mode"]]
     lo, hi = rules["min_players"], rules["max_players"]
     if not (_is_int(lo) and _is_int(hi) and low <= lo <= hi <= high):
-        raise EngineError(
-            f"min_players/max_players: {rules['mode']} allows {low}..{high} players, got {lo!r}..{hi!r}"
-        )
+        raise EngineError(f"min_players/max_players: {rules['mode']} allows {low}..{high} players, got {lo!r}..{hi!r}")
 
 
 def _check_house(rules: dict[str, Any]) -> None:

@@ -77,8 +77,12 @@ def carry_over(state: State) -> dict[str, Any]:
     if record is None:
         return copy.deepcopy(state["carry_in"]) or {"mode": state["mode"]}
     carry: dict[str, Any] = {
-        "mode": state["mode"], "banker": None, "banker_player": None,
-        "keep_bank": False, "next_offer": None, "next_offer_player": None,
+        "mode": state["mode"],
+        "banker": None,
+        "banker_player": None,
+        "keep_bank": False,
+        "next_offer": None,
+        "next_offer_player": None,
     }
     banker = state["banker"]
     if state["mode"] not in BANKER_MODES or banker is None:

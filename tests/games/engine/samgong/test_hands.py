@@ -20,14 +20,33 @@ from tests.games.engine.samgong.helpers import ev, hand
 
 def test_card_points_follow_the_seed() -> None:
     points = {r: card_points(parse_card(r + "s")) for r in "A23456789TJQK"}
-    assert points == {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
-                      "T": 0, "J": 0, "Q": 0, "K": 0}
+    assert points == {
+        "A": 1,
+        "2": 2,
+        "3": 3,
+        "4": 4,
+        "5": 5,
+        "6": 6,
+        "7": 7,
+        "8": 8,
+        "9": 9,
+        "T": 0,
+        "J": 0,
+        "Q": 0,
+        "K": 0,
+    }
 
 
-@pytest.mark.parametrize(("cards", "name"), [
-    ("Ks Qs 9s", "point_9"), ("5s 5h 3d", "point_3"), ("2s 3s 5s", "point_0"),
-    ("As 9d Tc", "point_0"), ("Ah 2d 4c", "point_7"),
-])
+@pytest.mark.parametrize(
+    ("cards", "name"),
+    [
+        ("Ks Qs 9s", "point_9"),
+        ("5s 5h 3d", "point_3"),
+        ("2s 3s 5s", "point_0"),
+        ("As 9d Tc", "point_0"),
+        ("Ah 2d 4c", "point_7"),
+    ],
+)
 def test_seed_point_examples(cards: str, name: str) -> None:
     assert hand_name(ev(cards), "classic") == name
 
@@ -39,11 +58,29 @@ def test_single_card_order_is_k_high_ace_low_then_suit() -> None:
 
 
 def test_classic_category_order() -> None:
-    ladder = ["Jd Qc 5h", "Kd Qd 6c", "Jd Kd 7c", "Qs Qd 8c", "Ks Qd 9c",
-              "Js Qd Kc", "As Ad Ac", "Ks Kd Kc", "3s 3d 3c"]
+    ladder = [
+        "Jd Qc 5h",
+        "Kd Qd 6c",
+        "Jd Kd 7c",
+        "Qs Qd 8c",
+        "Ks Qd 9c",
+        "Js Qd Kc",
+        "As Ad Ac",
+        "Ks Kd Kc",
+        "3s 3d 3c",
+    ]
     names = [hand_name(ev(h), "classic") for h in ladder]
-    assert names == ["point_5", "point_6", "point_7", "point_8", "point_9",
-                     "sangong", "da_sangong", "da_sangong", "zhizun"]
+    assert names == [
+        "point_5",
+        "point_6",
+        "point_7",
+        "point_8",
+        "point_9",
+        "sangong",
+        "da_sangong",
+        "da_sangong",
+        "zhizun",
+    ]
     keys = [ev(h) for h in ladder]
     assert keys == sorted(keys)
 
@@ -111,13 +148,29 @@ def test_tiers_highest_card_includes_face_cards() -> None:
     assert ev("Ts 2s 7d", "tiers") > ev("9h 8d 2c", "tiers")  # the 10 is the highest card
 
 
-@pytest.mark.parametrize(("ranking", "expected"), [
-    ("classic", [1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 4, 5]),
-    ("tiers", [1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 4, 5]),
-])
+@pytest.mark.parametrize(
+    ("ranking", "expected"),
+    [
+        ("classic", [1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 4, 5]),
+        ("tiers", [1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 4, 5]),
+    ],
+)
 def test_multipliers_by_category(ranking: str, expected: list[int]) -> None:
-    samples = ["2s 3s 5s", "As Tc Jd", "As Ac Kd", "As 2c Kd", "2s 2c Kd", "2s 3c Kd", "3s 3c Kd",
-               "3s 4c Kd", "4s 4c Kd", "4s 5c Kd", "Js Qc Kd", "2s 2c 2d", "3s 3c 3d"]
+    samples = [
+        "2s 3s 5s",
+        "As Tc Jd",
+        "As Ac Kd",
+        "As 2c Kd",
+        "2s 2c Kd",
+        "2s 3c Kd",
+        "3s 3c Kd",
+        "3s 4c Kd",
+        "4s 4c Kd",
+        "4s 5c Kd",
+        "Js Qc Kd",
+        "2s 2c 2d",
+        "3s 3c 3d",
+    ]
     if ranking == "tiers":
         samples[-2:] = ["As Ac Ad", "Js Jc Jd"]
     keys = [ev(s, ranking) for s in samples]
@@ -154,12 +207,14 @@ def test_house_key_compares_category_and_points_only() -> None:
 def test_evaluate_refuses_wrong_count(bad: list[str]) -> None:
     from games.engine.cards import parse_cards
     from games.engine.samgong.hands import evaluate
+
     with pytest.raises(CardError, match="3 cards"):
         evaluate(parse_cards(bad), "classic")
 
 
 def test_evaluate_refuses_duplicates_and_unknown_ranking() -> None:
     from games.engine.samgong.hands import evaluate
+
     with pytest.raises(CardError, match="duplicate"):
         evaluate([0, 0, 1], "classic")
     with pytest.raises(EngineError, match="ranking"):

@@ -62,19 +62,22 @@ def test_sangong_bet_loses_on_a_point_hand_even_with_two_faces() -> None:
     assert bet_result("sangong", 10, hand("Ks Qd Tc"), hand(FOUR), R) == -10
 
 
-@pytest.mark.parametrize(("cards", "category", "net"), [
-    ("As 2s 3s", "straight_flush", 400),
-    ("Qh Kh Ah", "straight_flush", 400),
-    ("7s 7h 7d", "trips", 300),
-    ("Qd Kc Ah", "straight", 60),
-    ("Ad 2c 3h", "straight", 60),
-    ("4d 5c 6h", "straight", 60),
-    ("2d 9d Kd", "flush", 30),
-    ("Kd Ad 2d", "flush", 30),
-    ("9s 9h 2d", "pair", 10),
-    ("Kd Ac 2h", None, -10),
-    ("2d 7c Jh", None, -10),
-])
+@pytest.mark.parametrize(
+    ("cards", "category", "net"),
+    [
+        ("As 2s 3s", "straight_flush", 400),
+        ("Qh Kh Ah", "straight_flush", 400),
+        ("7s 7h 7d", "trips", 300),
+        ("Qd Kc Ah", "straight", 60),
+        ("Ad 2c 3h", "straight", 60),
+        ("4d 5c 6h", "straight", 60),
+        ("2d 9d Kd", "flush", 30),
+        ("Kd Ad 2d", "flush", 30),
+        ("9s 9h 2d", "pair", 10),
+        ("Kd Ac 2h", None, -10),
+        ("2d 7c Jh", None, -10),
+    ],
+)
 def test_side_bet_reads_the_player_hand_as_three_card_poker(cards: str, category: str | None, net: int) -> None:
     assert poker_category(hand(cards)) == category
     assert bet_result("side", 10, hand(cards), hand(FOUR), R) == net
@@ -102,12 +105,15 @@ def test_stakes_must_fit_the_table_money() -> None:
         check_bets({"player": 200, "tie": 150}, 300, R)
 
 
-@pytest.mark.parametrize(("bets", "message"), [
-    ({"jackpot": 10}, "unknown bet"),
-    ({"tie": -1}, "tie: expected a non-negative integer"),
-    ({"tie": 1.5}, "tie: expected a non-negative integer"),
-    ([10], "expected a mapping"),
-])
+@pytest.mark.parametrize(
+    ("bets", "message"),
+    [
+        ({"jackpot": 10}, "unknown bet"),
+        ({"tie": -1}, "tie: expected a non-negative integer"),
+        ({"tie": 1.5}, "tie: expected a non-negative integer"),
+        ([10], "expected a mapping"),
+    ],
+)
 def test_bad_bets_are_refused_with_the_field(bets: object, message: str) -> None:
     with pytest.raises(EngineError, match=message):
         check_bets(bets, 1000, R)

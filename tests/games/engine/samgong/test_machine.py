@@ -16,13 +16,20 @@ from tests.games.engine.samgong.helpers import SEED, hand, seats, stacked_deck
 T0 = 1000.0
 
 
-def start(mode: str, stacks: list[int], top: str | None = None, carry: dict | None = None,
-          monkeypatch: pytest.MonkeyPatch | None = None, **rules: Any) -> dict:
+def start(
+    mode: str,
+    stacks: list[int],
+    top: str | None = None,
+    carry: dict | None = None,
+    monkeypatch: pytest.MonkeyPatch | None = None,
+    **rules: Any,
+) -> dict:
     if top is not None:
         assert monkeypatch is not None
         monkeypatch.setattr("games.engine.samgong.machine.shuffle", lambda *_a: stacked_deck(top))
-    return sg.new_hand(rules={"mode": mode, "base": 10, **rules}, seats=seats(*stacks), carry=carry,
-                       server_seed=SEED, now=T0)
+    return sg.new_hand(
+        rules={"mode": mode, "base": 10, **rules}, seats=seats(*stacks), carry=carry, server_seed=SEED, now=T0
+    )
 
 
 def play(state: dict, *moves: tuple[int, dict]) -> dict:
@@ -43,6 +50,7 @@ REVEAL = {"type": "reveal"}
 
 
 # --- all_compare -------------------------------------------------------------------
+
 
 def test_all_compare_bets_then_deals_counter_clockwise_from_seat_0(monkeypatch: pytest.MonkeyPatch) -> None:
     s = start("all_compare", [5000] * 3, "Ks 9s 2c Qs Kd 3c Jh Qc 5c", monkeypatch=monkeypatch)
@@ -89,8 +97,10 @@ def test_illegal_moves_leave_the_state_untouched() -> None:
     s = start("all_compare", [5000] * 3)
     before = copy.deepcopy(s)
     for seat, action, message in [
-        (0, bet(6), "not allowed"), (0, REVEAL, "not allowed in phase bet"),
-        (7, bet(1), "no seat"), (0, {"multiplier": 1}, "type"),
+        (0, bet(6), "not allowed"),
+        (0, REVEAL, "not allowed in phase bet"),
+        (7, bet(1), "no seat"),
+        (0, {"multiplier": 1}, "type"),
     ]:
         with pytest.raises(IllegalAction, match=message):
             sg.apply(s, seat, action, now=T0)
@@ -108,6 +118,7 @@ def test_room_bet_multipliers_and_auto_bet_smallest_when_one_is_not_allowed() ->
 
 
 # --- banker_bid 搶莊 ------------------------------------------------------------------
+
 
 def test_banker_bid_two_face_up_cards_are_public(monkeypatch: pytest.MonkeyPatch) -> None:
     s = start("banker_bid", [5000] * 4, "As 2s 3s 4s 5s 6s 7s 8s 9s", monkeypatch=monkeypatch)
@@ -148,8 +159,9 @@ def test_bids_stay_secret_until_the_bidding_ends() -> None:
     assert sg.view(s, 1)["seats"][1]["bid"] is True
 
 
-def bid_hand(monkeypatch: pytest.MonkeyPatch, top: str, carry: dict | None = None,
-             stacks: list[int] | None = None) -> dict:
+def bid_hand(
+    monkeypatch: pytest.MonkeyPatch, top: str, carry: dict | None = None, stacks: list[int] | None = None
+) -> dict:
     s = start("banker_bid", stacks or [5000] * 4, top, carry=carry, monkeypatch=monkeypatch)
     if s["phase"] == "bid":
         s = play(s, (0, {"type": "bid"}), (1, {"type": "pass"}), (2, {"type": "pass"}), (3, {"type": "pass"}))
@@ -218,6 +230,7 @@ def test_carry_from_another_mode_is_ignored() -> None:
 
 # --- banker_rotate 輪莊 ------------------------------------------------------------
 
+
 def test_rotate_first_offer_is_a_seed_drawn_seat_then_counter_clockwise() -> None:
     s = start("banker_rotate", [5000] * 4)
     first = lottery(SEED, "offer", 4)[0]
@@ -242,8 +255,7 @@ def test_rotate_all_decline_draws_the_banker(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_rotate_deals_all_three_cards_after_bets_from_the_banker(monkeypatch: pytest.MonkeyPatch) -> None:
     carry = {"mode": "banker_rotate", "next_offer": 2, "next_offer_player": "p2"}
-    s = start("banker_rotate", [5000] * 4, "Ks 2c 3c 4c Qs 5c 6c 7c Jd 9h Th Jh", carry=carry,
-              monkeypatch=monkeypatch)
+    s = start("banker_rotate", [5000] * 4, "Ks 2c 3c 4c Qs 5c 6c 7c Jd 9h Th Jh", carry=carry, monkeypatch=monkeypatch)
     assert s["offer"] == 2
     s = play(s, (2, {"type": "accept"}), (0, bet(1)), (1, bet(1)), (3, bet(1)))
     assert s["cards"][2] == hand("Ks Qs Jd") and s["cards"][1] == hand("2c 5c 9h")
@@ -258,6 +270,7 @@ def test_rotate_offer_falls_back_to_the_seat_after_a_departed_offer_player() -> 
 
 
 # --- pairwise and house --------------------------------------------------------------
+
 
 def test_pairwise_deals_at_once_and_settles_after_reveals() -> None:
     s = start("pairwise", [5000] * 3)
@@ -288,6 +301,7 @@ def test_house_bet_template_names_the_limits() -> None:
 
 # --- new_hand ------------------------------------------------------------------------
 
+
 def test_player_count_limits_per_mode() -> None:
     with pytest.raises(EngineError, match="4..4 players, got 3"):
         start("banker_bid", [5000] * 3)
@@ -304,13 +318,18 @@ def test_table_money_below_the_minimum_is_refused() -> None:
 def test_redeal_from_the_seed_gives_the_same_hands_and_state_is_json() -> None:
     a, b = start("pairwise", [5000] * 6), start("pairwise", [5000] * 6)
     assert a == b and json.loads(json.dumps(a)) == a
-    other = sg.new_hand(rules={"mode": "pairwise"}, seats=seats(*[5000] * 6), carry=None,
-                        server_seed="07" * 32, now=T0)
+    other = sg.new_hand(rules={"mode": "pairwise"}, seats=seats(*[5000] * 6), carry=None, server_seed="07" * 32, now=T0)
     assert other["cards"] != a["cards"]
 
 
 def test_client_seeds_change_the_deal() -> None:
     a = start("pairwise", [5000] * 2)
-    b = sg.new_hand(rules={"mode": "pairwise", "base": 10}, seats=seats(5000, 5000), carry=None,
-                    server_seed=SEED, client_seeds=["x"], now=T0)
+    b = sg.new_hand(
+        rules={"mode": "pairwise", "base": 10},
+        seats=seats(5000, 5000),
+        carry=None,
+        server_seed=SEED,
+        client_seeds=["x"],
+        now=T0,
+    )
     assert a["cards"] != b["cards"]

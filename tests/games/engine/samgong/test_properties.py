@@ -61,8 +61,9 @@ def test_banker_sums_to_zero_within_table_money(data: st.DataObject, hands: list
     stacks = data.draw(st.lists(stack, min_size=n, max_size=n))
     bets = data.draw(st.lists(st.integers(1, 5), min_size=n, max_size=n))
     banker = data.draw(st.integers(0, n - 1))
-    rules = resolve_rules({"mode": "banker_bid", "base": a, "commission_bps": fee, "min_players": 2,
-                           "max_players": 6, "cap_wins": cap})
+    rules = resolve_rules(
+        {"mode": "banker_bid", "base": a, "commission_bps": fee, "min_players": 2, "max_players": 6, "cap_wins": cap}
+    )
     record = settle_banker(hands, bets, stacks, banker, rules)
     assert record["gross"][banker] >= -stacks[banker]
     for s in range(n):
@@ -88,8 +89,9 @@ def test_pairwise_sums_to_zero_within_table_money(data: st.DataObject, hands: li
 def test_house_loses_at_most_the_stakes(data: st.DataObject, hands: list) -> None:
     n = data.draw(st.integers(1, 8))
     kinds = ("player", "banker", "tie", "sangong", "side")
-    bets = [{k: data.draw(st.integers(0, 200)) * (2 if k in ("player", "banker") else 1) for k in kinds}
-            for _ in range(n)]
+    bets = [
+        {k: data.draw(st.integers(0, 200)) * (2 if k in ("player", "banker") else 1) for k in kinds} for _ in range(n)
+    ]
     record = settle_house(hands[0], hands[1], bets, resolve_rules({"mode": "house"}))
     assert sum(record["coins"]) + record["house"] == 0
     for seat, net in zip(bets, record["gross"], strict=True):
@@ -116,8 +118,7 @@ def test_split_is_exact_and_never_above_a_fair_share_plus_one(total: int, claims
 
 # --- whole hands through the state machine ------------------------------------------
 
-MODE_SIZES = {"all_compare": (2, 5), "banker_bid": (2, 6), "banker_rotate": (2, 6), "pairwise": (2, 6),
-              "house": (1, 8)}
+MODE_SIZES = {"all_compare": (2, 5), "banker_bid": (2, 6), "banker_rotate": (2, 6), "pairwise": (2, 6), "house": (1, 8)}
 
 
 def hidden_cards(state: dict, viewer: int | None) -> set[str]:

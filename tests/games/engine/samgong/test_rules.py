@@ -34,8 +34,16 @@ def test_house_payouts_default_to_rules_md() -> None:
 
 
 def test_overrides_merge_nested_tables() -> None:
-    r = resolve_rules({"mode": "banker_bid", "max_players": 6, "min_players": 2,
-                       "timers": {"bet": 4}, "multipliers": {"zhizun": 10}, "commission_bps": 300})
+    r = resolve_rules(
+        {
+            "mode": "banker_bid",
+            "max_players": 6,
+            "min_players": 2,
+            "timers": {"bet": 4},
+            "multipliers": {"zhizun": 10},
+            "commission_bps": 300,
+        }
+    )
     assert (r["min_players"], r["max_players"], r["commission_bps"]) == (2, 6, 300)
     assert r["timers"]["bet"] == 4 and r["timers"]["reveal"] == 10
     assert r["multipliers"]["zhizun"] == 10 and r["multipliers"]["sangong"] == 3
@@ -57,23 +65,26 @@ def test_min_stack_defaults_to_one_base() -> None:
     assert min_stack(resolve_rules({"base": 250, "min_stack": 1000})) == 1000
 
 
-@pytest.mark.parametrize(("override", "field"), [
-    ({"mode": "baccarat"}, "mode"),
-    ({"ranking": "poker"}, "ranking"),
-    ({"colour": "red"}, "unknown setting"),
-    ({"base": 0}, "base"),
-    ({"base": 1.5}, "base"),
-    ({"bet_multipliers": []}, "bet_multipliers"),
-    ({"bet_multipliers": [3, 1]}, "bet_multipliers"),
-    ({"commission_bps": 10001}, "commission_bps"),
-    ({"multipliers": {"point_9": 0}}, "multipliers.point_9"),
-    ({"multipliers": {"royal": 3}}, "multipliers"),
-    ({"timers": {"bet": -1}}, "timers.bet"),
-    ({"max_players": 6}, "max_players"),
-    ({"mode": "banker_bid", "min_players": 1}, "min_players"),
-    ({"mode": "house", "half_pay_points": 12}, "half_pay_points"),
-    ({"cap_wins": "yes"}, "cap_wins"),
-])
+@pytest.mark.parametrize(
+    ("override", "field"),
+    [
+        ({"mode": "baccarat"}, "mode"),
+        ({"ranking": "poker"}, "ranking"),
+        ({"colour": "red"}, "unknown setting"),
+        ({"base": 0}, "base"),
+        ({"base": 1.5}, "base"),
+        ({"bet_multipliers": []}, "bet_multipliers"),
+        ({"bet_multipliers": [3, 1]}, "bet_multipliers"),
+        ({"commission_bps": 10001}, "commission_bps"),
+        ({"multipliers": {"point_9": 0}}, "multipliers.point_9"),
+        ({"multipliers": {"royal": 3}}, "multipliers"),
+        ({"timers": {"bet": -1}}, "timers.bet"),
+        ({"max_players": 6}, "max_players"),
+        ({"mode": "banker_bid", "min_players": 1}, "min_players"),
+        ({"mode": "house", "half_pay_points": 12}, "half_pay_points"),
+        ({"cap_wins": "yes"}, "cap_wins"),
+    ],
+)
 def test_bad_overrides_name_the_field(override: dict, field: str) -> None:
     with pytest.raises(EngineError, match=field):
         resolve_rules(override)

@@ -24,6 +24,7 @@ def balanced(s: dict) -> bool:
 
 # --- all_compare 通比 ---------------------------------------------------------------
 
+
 def test_all_compare_loser_pays_a_m_x_y_and_winner_pays_five_percent() -> None:
     s = settle_all_compare(hands(SANGONG, NINE, ZERO), [2, 1, 3], [BIG] * 3, rules("all_compare", base=100))
     # M = 3 (三公), X = 2: seat 1 pays 100·3·2·1, seat 2 pays 100·3·2·3
@@ -54,8 +55,12 @@ def test_all_compare_scaling_is_proportional_with_leftover_after_the_winner() ->
 
 def test_all_compare_leftover_goes_first_to_the_seat_after_the_winner() -> None:
     # winner seat 2; three equal claims of 600 split over 1000 -> 333 each, leftover 1 to seat 3
-    s = settle_all_compare(hands(NINE, FIVE, SANGONG, ZERO), [1, 1, 2, 1], [BIG, BIG, 1000, BIG],
-                           rules("all_compare", base=100, max_players=5))
+    s = settle_all_compare(
+        hands(NINE, FIVE, SANGONG, ZERO),
+        [1, 1, 2, 1],
+        [BIG, BIG, 1000, BIG],
+        rules("all_compare", base=100, max_players=5),
+    )
     assert s["gross"] == [-333, -333, 1000, -334]
 
 
@@ -77,6 +82,7 @@ def test_all_compare_zhizun_multiplier_five() -> None:
 
 # --- banker 搶莊 / 輪莊 ------------------------------------------------------------
 
+
 def test_banker_meets_each_player_winner_takes_a_times_winner_multiplier_times_bet() -> None:
     # banker 5 points ×1; seat 1 nine ×2 bet 3 wins 2·3·10; seat 2 zero bet 4 loses 1·4·10
     s = settle_banker(hands(FIVE, NINE, ZERO), [0, 3, 4], [BIG] * 3, 0, rules("banker_bid", base=10, min_players=2))
@@ -85,15 +91,17 @@ def test_banker_meets_each_player_winner_takes_a_times_winner_multiplier_times_b
 
 def test_banker_who_cannot_cover_pays_all_in_proportion() -> None:
     # owed 100 and 80; banker has 30 + takings 50 = 80 -> 44.4 / 35.5, leftover to seat 1
-    s = settle_banker(hands("As Td Jc", NINE, "7h Kh Qh", ZERO), [0, 5, 4, 5], [30, 500, 500, 500], 0,
-                      rules("banker_bid", base=10))
+    s = settle_banker(
+        hands("As Td Jc", NINE, "7h Kh Qh", ZERO), [0, 5, 4, 5], [30, 500, 500, 500], 0, rules("banker_bid", base=10)
+    )
     assert s["gross"] == [-30, 45, 35, -50] and balanced(s)
 
 
 def test_banker_insolvency_leftover_starts_after_the_banker() -> None:
     # banker seat 2 holds 10; owed 60 to seats 0, 1, 3 each -> 3 each + leftover 1 to seat 3
-    s = settle_banker(hands(NINE, "8s Kh Qh", ZERO, "7s Ks Qd"), [3, 3, 0, 3], [BIG, BIG, 10, BIG], 2,
-                      rules("banker_bid", base=10))
+    s = settle_banker(
+        hands(NINE, "8s Kh Qh", ZERO, "7s Ks Qd"), [3, 3, 0, 3], [BIG, BIG, 10, BIG], 2, rules("banker_bid", base=10)
+    )
     assert s["gross"] == [3, 3, -10, 4]
 
 
@@ -105,15 +113,17 @@ def test_player_exposure_is_capped_at_its_table_money() -> None:
 def test_player_win_is_capped_at_its_own_table_money() -> None:
     s = settle_banker(hands(ZERO, NINE), [0, 5], [BIG, 40], 0, rules("banker_bid", base=10, min_players=2))
     assert s["gross"] == [-40, 40]
-    s = settle_banker(hands(ZERO, NINE), [0, 5], [BIG, 40], 0,
-                      rules("banker_bid", base=10, min_players=2, cap_wins=False))
+    s = settle_banker(
+        hands(ZERO, NINE), [0, 5], [BIG, 40], 0, rules("banker_bid", base=10, min_players=2, cap_wins=False)
+    )
     assert s["gross"] == [-100, 100]
 
 
 def test_banker_net_win_is_capped_at_its_table_money() -> None:
     # three losers owe 50 each; the banker brought 100 -> takings cut to 100 in proportion
-    s = settle_banker(hands(NINE, ZERO, FIVE, "As Tc Jd"), [0, 5, 5, 5], [100, BIG, BIG, BIG], 0,
-                      rules("banker_bid", base=5))
+    s = settle_banker(
+        hands(NINE, ZERO, FIVE, "As Tc Jd"), [0, 5, 5, 5], [100, BIG, BIG, BIG], 0, rules("banker_bid", base=5)
+    )
     assert s["gross"] == [100, -34, -33, -33]
 
 
@@ -124,6 +134,7 @@ def test_banker_mode_commission_defaults_to_zero_and_is_configurable() -> None:
 
 
 # --- pairwise 兩兩比牌 -------------------------------------------------------------
+
 
 def test_pairwise_everyone_meets_everyone_at_the_winner_multiplier() -> None:
     s = settle_pairwise(hands("Ks Kh Kd", "9s Td Tc", "2c 3c 5h"), [BIG] * 3, rules("pairwise", base=10))
@@ -137,8 +148,9 @@ def test_pairwise_losses_scaled_to_capped_wins() -> None:
 
 
 def test_pairwise_wins_scaled_to_capped_losses_leftover_from_seat_0() -> None:
-    s = settle_pairwise(hands("Ks Kh Kd", "Qs Qh Qd", "9s Td Tc", "2c 3c 5h"), [BIG, BIG, 30, 40],
-                        rules("pairwise", base=10))
+    s = settle_pairwise(
+        hands("Ks Kh Kd", "Qs Qh Qd", "9s Td Tc", "2c 3c 5h"), [BIG, BIG, 30, 40], rules("pairwise", base=10)
+    )
     assert s["units"] == [15, 5, -8, -12]
     assert s["gross"] == [53, 17, -30, -40] and balanced(s)
 

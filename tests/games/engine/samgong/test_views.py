@@ -11,8 +11,7 @@ T0 = 50.0
 
 
 def hand_state(mode: str, n: int, **rules: object) -> dict:
-    return sg.new_hand(rules={"mode": mode, **rules}, seats=seats(*[5000] * n), carry=None,
-                       server_seed=SEED, now=T0)
+    return sg.new_hand(rules={"mode": mode, **rules}, seats=seats(*[5000] * n), carry=None, server_seed=SEED, now=T0)
 
 
 def shown(view: dict) -> list[list[str | None]]:
