@@ -70,7 +70,7 @@ _CARD_PRIME: tuple[int, ...] = tuple(_PRIMES[c >> 2] for c in range(52))
 
 def _pack(cat: int, ranks: Sequence[int]) -> int:
     key = cat << CAT_SHIFT
-    for shift, r in zip(_NIBBLE_SHIFTS, ranks):
+    for shift, r in zip(_NIBBLE_SHIFTS, ranks, strict=False):
         key |= r << shift
     return key
 
@@ -205,10 +205,22 @@ def is_royal(key: int) -> bool:
     return category(key) == STRAIGHT_FLUSH and key_ranks(key)[0] == _ACE
 
 
-_RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-               "jack", "queen", "king", "ace")
-_PLURALS = ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
-            "tens", "jacks", "queens", "kings", "aces")
+_RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
+_PLURALS = (
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "sevens",
+    "eights",
+    "nines",
+    "tens",
+    "jacks",
+    "queens",
+    "kings",
+    "aces",
+)
 
 
 def describe(key: int) -> str:

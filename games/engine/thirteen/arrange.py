@@ -41,12 +41,28 @@ from games.engine.thirteen.scoring import BACK, FRONT, MIDDLE, row_value
 # Rough chance a row of each category beats an opponent's row in the same position,
 # from the bottom to the top of the category.
 _WIN_RANGES: dict[int, dict[int, tuple[float, float]]] = {
-    BACK: {HIGH_CARD: (0.0, 0.03), PAIR: (0.03, 0.2), TWO_PAIR: (0.2, 0.45), TRIPS: (0.45, 0.55),
-           STRAIGHT: (0.55, 0.68), FLUSH: (0.68, 0.82), FULL_HOUSE: (0.82, 0.95), QUADS: (0.96, 0.99),
-           STRAIGHT_FLUSH: (0.99, 1.0)},
-    MIDDLE: {HIGH_CARD: (0.0, 0.1), PAIR: (0.1, 0.45), TWO_PAIR: (0.45, 0.7), TRIPS: (0.7, 0.78),
-             STRAIGHT: (0.78, 0.86), FLUSH: (0.86, 0.92), FULL_HOUSE: (0.92, 0.97), QUADS: (0.98, 0.99),
-             STRAIGHT_FLUSH: (0.99, 1.0)},
+    BACK: {
+        HIGH_CARD: (0.0, 0.03),
+        PAIR: (0.03, 0.2),
+        TWO_PAIR: (0.2, 0.45),
+        TRIPS: (0.45, 0.55),
+        STRAIGHT: (0.55, 0.68),
+        FLUSH: (0.68, 0.82),
+        FULL_HOUSE: (0.82, 0.95),
+        QUADS: (0.96, 0.99),
+        STRAIGHT_FLUSH: (0.99, 1.0),
+    },
+    MIDDLE: {
+        HIGH_CARD: (0.0, 0.1),
+        PAIR: (0.1, 0.45),
+        TWO_PAIR: (0.45, 0.7),
+        TRIPS: (0.7, 0.78),
+        STRAIGHT: (0.78, 0.86),
+        FLUSH: (0.86, 0.92),
+        FULL_HOUSE: (0.92, 0.97),
+        QUADS: (0.98, 0.99),
+        STRAIGHT_FLUSH: (0.99, 1.0),
+    },
     FRONT: {HIGH_CARD: (0.0, 0.35), PAIR: (0.4, 0.9), TRIPS: (0.92, 1.0)},
 }
 _INSIDE = (1 << 22) - 1

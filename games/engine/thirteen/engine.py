@@ -145,8 +145,13 @@ def _settle(state: State) -> list[Event]:
         hands.append(hand)
         records.append(hand_record(cards, rows, hand, sub["declare"]))
     rules = state["rules"]
-    result = settle(hands, dealer=state["dealer"], unit=rules["unit"], stacks=[s["stack"] for s in state["seats"]],
-                    rate=commission_rate(rules["commission_percent"]))
+    result = settle(
+        hands,
+        dealer=state["dealer"],
+        unit=rules["unit"],
+        stacks=[s["stack"] for s in state["seats"]],
+        rate=commission_rate(rules["commission_percent"]),
+    )
     result["hands"] = records
     state.update(phase="settled", phase_seq=state["phase_seq"] + 1, deadline=None, result=result)
     return [{"type": "showdown", "hands": records}, {"type": "settled", "result": result}]
@@ -183,13 +188,15 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     seats = []
     for i, s in enumerate(state["seats"]):
         visible = settled or i == seat
-        seats.append({
-            "player": s["player"],
-            "stack": s["stack"],
-            "submitted": s["submission"] is not None,
-            "cards": list(s["cards"]) if visible else None,
-            "submission": copy.deepcopy(s["submission"]) if visible else None,
-        })
+        seats.append(
+            {
+                "player": s["player"],
+                "stack": s["stack"],
+                "submitted": s["submission"] is not None,
+                "cards": list(s["cards"]) if visible else None,
+                "submission": copy.deepcopy(s["submission"]) if visible else None,
+            }
+        )
     return {
         "game": GAME,
         "phase": state["phase"],

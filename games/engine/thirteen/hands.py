@@ -56,22 +56,24 @@ def scored_hand(cards: Sequence[int], rows: dict[str, list[int]] | None, declare
 
 def hand_record(cards: Sequence[int], rows: dict[str, list[int]] | None, hand: Hand, declare: bool) -> dict[str, Any]:
     """A JSON record of a revealed hand for views, events and hand histories."""
-    record: dict[str, Any] = {"cards": cards_str(cards), "declared": declare, "natural": hand.natural,
-                              "fouled": hand.fouled}
+    record: dict[str, Any] = {
+        "cards": cards_str(cards),
+        "declared": declare,
+        "natural": hand.natural,
+        "fouled": hand.fouled,
+    }
     for row in ROWS:
         record[row] = cards_str(rows[row]) if rows else None
     record["names"] = [describe(k) for k in hand.keys] if hand.keys else None
     return record
 
 
-def settle(
-    hands: Sequence[Hand], *, dealer: int, unit: int, stacks: Sequence[int], rate: Fraction
-) -> dict[str, Any]:
+def settle(hands: Sequence[Hand], *, dealer: int, unit: int, stacks: Sequence[int], rate: Fraction) -> dict[str, Any]:
     """Units, table-stakes trimming and commission for one game (RULES.md "Money")."""
     units, pairs = score_units(hands, dealer)
     order = comparison_order(len(hands), dealer)
     money = settle_coins([p["units"] for p in pairs], order, stacks=stacks, unit=unit, rate=rate)
-    for pair, coins in zip(pairs, money["transfers"]):
+    for pair, coins in zip(pairs, money["transfers"], strict=True):
         pair["coins"] = coins
     return {
         "units": units,

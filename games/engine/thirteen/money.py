@@ -29,7 +29,7 @@ def trim_transfers(
     """Coins the first seat of each pair receives (negative: pays), after table stakes."""
     budget = list(stacks)
     moved = []
-    for u, (a, b) in zip(units, order):
+    for u, (a, b) in zip(units, order, strict=True):
         amount = min(abs(u) * unit, budget[a], budget[b])
         budget[a] -= amount
         budget[b] -= amount
@@ -53,11 +53,11 @@ def settle_coins(
     """Pair results in units → per-seat coins; ``sum(coins) + commission == 0``."""
     moved = trim_transfers(units, order, stacks=stacks, unit=unit)
     trimmed = [0] * len(stacks)
-    for amount, (a, b) in zip(moved, order):
+    for amount, (a, b) in zip(moved, order, strict=True):
         trimmed[a] += amount
         trimmed[b] -= amount
     cut = commissions(trimmed, rate)
-    coins = [t - c for t, c in zip(trimmed, cut)]
+    coins = [t - c for t, c in zip(trimmed, cut, strict=True)]
     return {
         "transfers": moved,
         "trimmed": trimmed,

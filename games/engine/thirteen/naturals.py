@@ -34,9 +34,7 @@ _RANKS: dict[str, int] = {name: rank for name, rank, _ in NATURALS}
 _ACE = 12
 # Rank sets of straights: 3-card fronts (A-2-3 .. Q-K-A) and 5-card rows (A-2-3-4-5 .. T-J-Q-K-A).
 _FRONT_RUNS: tuple[tuple[int, ...], ...] = ((_ACE, 0, 1),) + tuple((r, r + 1, r + 2) for r in range(11))
-_FIVE_RUNS: tuple[tuple[int, ...], ...] = ((_ACE, 0, 1, 2, 3),) + tuple(
-    tuple(range(r, r + 5)) for r in range(9)
-)
+_FIVE_RUNS: tuple[tuple[int, ...], ...] = ((_ACE, 0, 1, 2, 3),) + tuple(tuple(range(r, r + 5)) for r in range(9))
 
 
 def natural_rank(name: str) -> int:
@@ -78,7 +76,7 @@ def has_three_flushes(suit_counts: list[int]) -> bool:
     """Front 3 of one suit, middle 5 of one suit, back 5 of one suit."""
     for suits in product(range(4), repeat=3):
         need = [0, 0, 0, 0]
-        for size, suit in zip((3, 5, 5), suits):
+        for size, suit in zip((3, 5, 5), suits, strict=True):
             need[suit] += size
         if need == suit_counts:
             return True

@@ -97,7 +97,7 @@ def _versus_natural(a: Hand, b: Hand) -> tuple[int, str]:
 def _rows(a: Hand, b: Hand) -> tuple[int, list[int]]:
     assert a.keys is not None and b.keys is not None
     rows = []
-    for row, (ka, kb) in enumerate(zip(a.keys, b.keys)):
+    for row, (ka, kb) in enumerate(zip(a.keys, b.keys, strict=True)):
         rows.append(row_value(row, ka) if ka > kb else -row_value(row, kb) if kb > ka else 0)
     return sum(rows), rows
 

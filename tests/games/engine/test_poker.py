@@ -100,16 +100,41 @@ def test_categories_rank_in_the_rules_order() -> None:
     keys = [r5(text) for text, _ in LADDER]
     assert [category(k) for k in keys] == [cat for _, cat in LADDER]
     assert keys == sorted(keys) and len(set(keys)) == len(keys)
-    assert list(CATEGORY_NAMES) == ["high card", "pair", "two pair", "trips", "straight", "flush",
-                                    "full house", "quads", "straight flush"]
+    assert list(CATEGORY_NAMES) == [
+        "high card",
+        "pair",
+        "two pair",
+        "trips",
+        "straight",
+        "flush",
+        "full house",
+        "quads",
+        "straight flush",
+    ]
 
 
 def test_the_lowest_of_each_category_beats_the_highest_of_the_one_below() -> None:
-    tops = ["Ad Kc Qh Js 9d", "Ad Ac Kh Qs Jd", "Ad Ac Kh Ks Qd", "Ad Ac Ah Ks Qd",
-            "Ad Kc Qh Js Td", "Ad Kd Qd Jd 9d", "Ad Ac Ah Ks Kd", "Ad Ac Ah As Kd"]
-    bottoms = ["2d 2c 3h 4s 5d", "2d 2c 3h 3s 4d", "2d 2c 2h 3s 4d", "Ad 2c 3h 4s 5d",
-               "2d 3d 4d 5d 7d", "2d 2c 2h 3s 3d", "2d 2c 2h 2s 3d", "Ad 2d 3d 4d 5d"]
-    for top, bottom in zip(tops, bottoms):
+    tops = [
+        "Ad Kc Qh Js 9d",
+        "Ad Ac Kh Qs Jd",
+        "Ad Ac Kh Ks Qd",
+        "Ad Ac Ah Ks Qd",
+        "Ad Kc Qh Js Td",
+        "Ad Kd Qd Jd 9d",
+        "Ad Ac Ah Ks Kd",
+        "Ad Ac Ah As Kd",
+    ]
+    bottoms = [
+        "2d 2c 3h 4s 5d",
+        "2d 2c 3h 3s 4d",
+        "2d 2c 2h 3s 4d",
+        "Ad 2c 3h 4s 5d",
+        "2d 3d 4d 5d 7d",
+        "2d 2c 2h 3s 3d",
+        "2d 2c 2h 2s 3d",
+        "Ad 2d 3d 4d 5d",
+    ]
+    for top, bottom in zip(tops, bottoms, strict=True):
         assert r5(top) < r5(bottom), (top, bottom)
         assert r5(top, False) < r5(bottom, False)
 
@@ -122,9 +147,17 @@ def test_every_five_card_hand_gets_its_textbook_category_and_class_count() -> No
         counts[category(key)] += 1
         suited.add(key)
         plain.add(rank5(hand, suits=False))
-    assert counts == {HIGH_CARD: 1302540, PAIR: 1098240, TWO_PAIR: 123552, TRIPS: 54912,
-                      STRAIGHT: 10200, FLUSH: 5108, FULL_HOUSE: 3744, QUADS: 624,
-                      STRAIGHT_FLUSH: 40}
+    assert counts == {
+        HIGH_CARD: 1302540,
+        PAIR: 1098240,
+        TWO_PAIR: 123552,
+        TRIPS: 54912,
+        STRAIGHT: 10200,
+        FLUSH: 5108,
+        FULL_HOUSE: 3744,
+        QUADS: 624,
+        STRAIGHT_FLUSH: 40,
+    }
     assert len(plain) == 7462  # the classic number of distinct poker hand values
     # suits split only flushes (1277 rank sets), straights (10) and straight flushes (10) 4 ways
     assert len(suited) == 7462 + 3 * (1277 + 10 + 10)

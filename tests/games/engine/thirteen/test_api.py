@@ -33,8 +33,10 @@ def test_score_does_not_change_its_request() -> None:
 
 
 def test_a_declaring_seat_may_leave_out_its_rows() -> None:
-    seats = [declared("2s 3h 4c 5d 6s 7h 8c 9d Ts Jh Qc Kd Ad"),
-             {"cards": "2h 2c 3s 3d 4h 4d 5h 5c 6h 6c 7s 7c 9s".split(), "declare": True}]
+    seats = [
+        declared("2s 3h 4c 5d 6s 7h 8c 9d Ts Jh Qc Kd Ad"),
+        {"cards": "2h 2c 3s 3d 4h 4d 5h 5c 6h 6c 7s 7c 9s".split(), "declare": True},
+    ]
     r = score_request({"game": "thirteen", "seats": seats})
     assert r == {"units": [13, -13], "fouled": [False, False], "natural": ["dragon", "six_pairs"]}
 
@@ -64,9 +66,14 @@ def _seat0(**changes: Any) -> dict[str, Any]:
         (_seat0(declare="yes"), r"seats\[0\].declare: expected true or false"),
         (_seat0(extra=1), r"seats\[0\].extra: unknown field"),
         (_seat0(front=None), r"seats\[0\].front: expected a list"),
-        ({"game": "thirteen", "seats": [dict(SEED_ABCD[0]), {k: v for k, v in SEED_ABCD[1].items() if k != "back"}]},
-         r"seats\[1\].back: missing"),
-        ({"game": "thirteen", "seats": [SEED_ABCD[0], SEED_ABCD[0]]}, r"seats\[1\].cards: duplicate card 4s \(also in seats\[0\]\)"),
+        (
+            {"game": "thirteen", "seats": [dict(SEED_ABCD[0]), {k: v for k, v in SEED_ABCD[1].items() if k != "back"}]},
+            r"seats\[1\].back: missing",
+        ),
+        (
+            {"game": "thirteen", "seats": [SEED_ABCD[0], SEED_ABCD[0]]},
+            r"seats\[1\].cards: duplicate card 4s \(also in seats\[0\]\)",
+        ),
         (req(dealer=2), "dealer: expected an integer 0..1"),
         (req(dealer=True), "dealer"),
         (req(unit=100, stacks=[1, 2]), "commission: missing"),
@@ -86,8 +93,12 @@ def test_arrange_answers_rows_and_the_declaration() -> None:
     r = arrange_request({"game": "thirteen", "cards": SEED_ABCD[0]["cards"]})
     assert set(r) == {"front", "middle", "back", "declare"} and r["declare"] is False
     assert sorted(r["front"] + r["middle"] + r["back"]) == sorted(SEED_ABCD[0]["cards"])
-    assert score_request({"game": "thirteen", "seats": [
-        {"cards": SEED_ABCD[0]["cards"], **{k: r[k] for k in ("front", "middle", "back")}}, SEED_ABCD[1]]})["fouled"] == [False, False]
+    assert score_request(
+        {
+            "game": "thirteen",
+            "seats": [{"cards": SEED_ABCD[0]["cards"], **{k: r[k] for k in ("front", "middle", "back")}}, SEED_ABCD[1]],
+        }
+    )["fouled"] == [False, False]
 
 
 def test_arrange_declares_a_natural() -> None:

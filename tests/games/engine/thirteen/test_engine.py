@@ -41,8 +41,13 @@ def arrange_action(state: dict[str, Any], seat: int) -> dict[str, Any]:
 
 def test_stake_levels_are_the_rules_table_in_minor_units() -> None:
     assert [(s["unit"], s["commission_percent"], s["min_buy_in"]) for s in STAKE_LEVELS] == [
-        (50, 5, 1500), (100, 5, 3000), (250, 4, 7500), (500, 3, 15000),
-        (1000, 3, 30000), (2000, 3, 60000), (5000, 2, 250000),
+        (50, 5, 1500),
+        (100, 5, 3000),
+        (250, 4, 7500),
+        (500, 3, 15000),
+        (1000, 3, 30000),
+        (2000, 3, 60000),
+        (5000, 2, 250000),
     ]
 
 

@@ -24,7 +24,7 @@ def tables(draw: st.DrawFn) -> tuple[list[list[int]], list[Hand]]:
     """2-4 hands from one deck, each arranged at random (often fouled), or declared."""
     deck = draw(st.permutations(range(52)))
     n = draw(st.integers(2, 4))
-    dealt = [deck[13 * i: 13 * i + 13] for i in range(n)]
+    dealt = [deck[13 * i : 13 * i + 13] for i in range(n)]
     hands = []
     for cards in dealt:
         how = draw(st.sampled_from(["random", "auto", "declare"]))
@@ -55,8 +55,8 @@ def test_every_settlement_sums_to_zero_within_table_stakes(table: Any, data: st.
         assert pair["coins"] * pair["units"] >= 0
         used[a] += abs(pair["coins"])
         used[b] += abs(pair["coins"])
-    assert all(u <= s for u, s in zip(used, stacks))  # wins and losses within the table money
-    for t, c in zip(res["trimmed"], res["commissions"]):
+    assert all(u <= s for u, s in zip(used, stacks, strict=True))  # wins and losses within the table money
+    for t, c in zip(res["trimmed"], res["commissions"], strict=True):
         assert c == (t * percent // 100 if t > 0 else 0)
 
 
@@ -129,12 +129,19 @@ def _natural_hands() -> st.SearchStrategy[list[int]]:
     )
     runs = st.tuples(st.sampled_from(FRONT_RUNS), st.sampled_from(FIVE_RUNS), st.sampled_from(FIVE_RUNS))
     straights = st.tuples(runs, st.lists(suits, min_size=13, max_size=13)).map(
-        lambda t: [r * 4 + s for r, s in zip(t[0][0] + t[0][1] + t[0][2], t[1])]
+        lambda t: [r * 4 + s for r, s in zip(t[0][0] + t[0][1] + t[0][2], t[1], strict=True)]
     )
-    flushes = st.tuples(st.tuples(suits, suits, suits), st.permutations(range(13)), st.permutations(range(13)),
-                        st.permutations(range(13))).map(
-        lambda t: [r * 4 + t[0][0] for r in t[1][:3]] + [r * 4 + t[0][1] for r in t[2][:5]]
-        + [r * 4 + t[0][2] for r in t[3][:5]]
+    flushes = st.tuples(
+        st.tuples(suits, suits, suits),
+        st.permutations(range(13)),
+        st.permutations(range(13)),
+        st.permutations(range(13)),
+    ).map(
+        lambda t: (
+            [r * 4 + t[0][0] for r in t[1][:3]]
+            + [r * 4 + t[0][1] for r in t[2][:5]]
+            + [r * 4 + t[0][2] for r in t[3][:5]]
+        )
     )
     return st.one_of(six_pairs, dragon, twelve, straights, flushes)
 
@@ -152,8 +159,13 @@ def test_auto_play_never_fouls_and_declares_any_natural(cards: list[int]) -> Non
 
 
 def test_the_auto_play_action_is_legal_in_the_engine() -> None:
-    state = thirteen.new_hand(rules={}, seats=[{"player": "a", "stack": 500}, {"player": "b", "stack": 500}],
-                              carry=None, server_seed="cd" * 32, now=0.0)
+    state = thirteen.new_hand(
+        rules={},
+        seats=[{"player": "a", "stack": 500}, {"player": "b", "stack": 500}],
+        carry=None,
+        server_seed="cd" * 32,
+        now=0.0,
+    )
     for seat in (0, 1):
         state, _ = thirteen.apply(state, seat, thirteen.auto_action(state, seat), now=1.0)
     res: dict[str, Any] = thirteen.result(state)  # type: ignore[assignment]

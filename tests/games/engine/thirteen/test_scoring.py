@@ -103,10 +103,15 @@ def test_two_fouled_hands_pay_nothing() -> None:
 
 
 def test_declaring_without_a_natural_is_a_foul() -> None:
-    r = score_request({"game": "thirteen", "seats": [
-        declared("2s 3h 4c 5d 6s 7h 8c 9d Ts Jh Qc Kd 2d"),
-        seat("7c 5h 3s", "Jd Tc 8s 6d 4s", "Qs Jc Th 8h 5s"),
-    ]})
+    r = score_request(
+        {
+            "game": "thirteen",
+            "seats": [
+                declared("2s 3h 4c 5d 6s 7h 8c 9d Ts Jh Qc Kd 2d"),
+                seat("7c 5h 3s", "Jd Tc 8s 6d 4s", "Qs Jc Th 8h 5s"),
+            ],
+        }
+    )
     assert r == {"units": [-3, 3], "fouled": [True, False], "natural": [None, None]}
 
 
@@ -145,10 +150,15 @@ def test_a_natural_beats_an_ordinary_hand_by_its_value_whatever_the_rows() -> No
 
 
 def test_an_undeclared_natural_plays_as_an_ordinary_hand() -> None:
-    r = score_request({"game": "thirteen", "seats": [
-        seat("2s 3h 4c", "5d 6s 7h 8c 9d", "Ts Jh Qc Kd Ad"),  # a dragon, not declared
-        seat("2h 2c 5s", "3s 3d 4h 4d 6c", "7s 7c 7d 9s 9c"),
-    ]})
+    r = score_request(
+        {
+            "game": "thirteen",
+            "seats": [
+                seat("2s 3h 4c", "5d 6s 7h 8c 9d", "Ts Jh Qc Kd Ad"),  # a dragon, not declared
+                seat("2h 2c 5s", "3s 3d 4h 4d 6c", "7s 7c 7d 9s 9c"),
+            ],
+        }
+    )
     assert r == {"units": [-1, 1], "fouled": [False, False], "natural": [None, None]}
 
 
@@ -177,8 +187,9 @@ def test_the_seeds_short_money_example_cuts_c_against_d_to_two() -> None:
 
 
 def test_trimming_with_real_hands_when_c_holds_three() -> None:
-    r = score_request({"game": "thirteen", "seats": SEED_ABCD, "dealer": 0, "unit": 1,
-                       "stacks": [100, 100, 3, 100], "commission": 0})
+    r = score_request(
+        {"game": "thirteen", "seats": SEED_ABCD, "dealer": 0, "unit": 1, "stacks": [100, 100, 3, 100], "commission": 0}
+    )
     # A-C: C wins 1 (budget 3 → 2); B-C: C sweeps 3, cut to 2 (→ 0); C-D: nothing left
     assert r["coins"] == [3 - 1 + 1, -3 - 2 - 1, 1 + 2 + 0, -1 + 1 - 0]
     assert r["commission"] == 0
@@ -200,8 +211,9 @@ def test_commission_is_on_each_net_win_rounded_down() -> None:
 
 
 def test_score_request_coins_take_commission_at_the_given_rate() -> None:
-    r = score_request({"game": "thirteen", "seats": SEED_ABCD, "dealer": 0, "unit": 250,
-                       "stacks": [10000] * 4, "commission": 4})
+    r = score_request(
+        {"game": "thirteen", "seats": SEED_ABCD, "dealer": 0, "unit": 250, "stacks": [10000] * 4, "commission": 4}
+    )
     assert r["coins"] == [750 - 30, -1750, 1250 - 50, -250]
     assert r["commission"] == 80
 
