@@ -90,7 +90,7 @@ def _main_bet(kind: str, stake: int, won: str, winning: Sequence[int], rules: di
         return -stake
     if rules["half_pay_points"] is not None and _is_point_hand(winning, rules["half_pay_points"], rules):
         return stake // 2
-    return stake * rules["payouts"][kind]
+    return stake * int(rules["payouts"][kind])
 
 
 def _is_point_hand(cards: Sequence[int], points: int, rules: dict[str, Any]) -> bool:
@@ -101,7 +101,14 @@ def _is_point_hand(cards: Sequence[int], points: int, rules: dict[str, Any]) -> 
 def settle_house(
     player_cards: Sequence[int], banker_cards: Sequence[int], bets: Sequence[dict[str, int]], rules: dict[str, Any]
 ) -> dict[str, Any]:
-    """Settle every seat's bets against the house; ``house`` is the house's net."""
+    """Settle every seat's bets against the house; ``house`` is the house's net.
+
+    Besides the common settlement keys the record names ``outcome`` (``player`` /
+    ``banker`` / ``tie``), ``player_hand`` and ``banker_hand`` (name ids) and ``side`` (the
+    3-card poker category or None); ``hands`` and ``multipliers`` hold, for every seat,
+    the 閒 hand that all seats bet on; ``units`` equal the coins (bets are in coins);
+    ``winner`` is None.
+    """
     gross = [sum(bet_result(k, v, player_cards, banker_cards, rules) for k, v in seat.items()) for seat in bets]
     ranking = rules["ranking"]
     pkey, bkey = evaluate(player_cards, ranking), evaluate(banker_cards, ranking)

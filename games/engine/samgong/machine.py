@@ -129,8 +129,9 @@ def _start_banker_rotate(state: State, now: float, events: list[Event]) -> None:
     hand: a seat drawn from the ``offer`` lottery)."""
     carry, n = state["carry_in"] or {}, seat_count(state)
     offer = _seat_of(state, carry.get("next_offer_player"))
-    if offer is None and _seat_of(state, carry.get("banker_player")) is not None:
-        offer = (_seat_of(state, carry.get("banker_player")) - 1) % n  # type: ignore[operator]
+    last_banker = _seat_of(state, carry.get("banker_player"))
+    if offer is None and last_banker is not None:
+        offer = (last_banker - 1) % n
     if offer is None and isinstance(carry.get("next_offer"), int):
         offer = carry["next_offer"] % n
     state["offer"] = state["lots"]["offer"][0] if offer is None else offer

@@ -107,10 +107,10 @@ def _banker(req: dict[str, Any], n: int) -> int:
 
 def _bet(seat: dict[str, Any], i: int, rules: dict[str, Any]) -> int:
     bet = seat.get("bet")
-    if isinstance(bet, bool) or bet not in rules["bet_multipliers"]:
+    if not isinstance(bet, int) or isinstance(bet, bool) or bet not in rules["bet_multipliers"]:
         allowed = ", ".join(str(x) for x in rules["bet_multipliers"])
         raise EngineError(f"seats[{i}].bet: {bet!r} not allowed; choose one of {allowed}")
-    return int(bet)
+    return bet
 
 
 def _house(req: dict[str, Any], seats: list[Any], stacks: list[int], rules: dict[str, Any]) -> dict[str, Any]:

@@ -124,6 +124,14 @@ def test_tiers_category_order() -> None:
     assert keys == sorted(keys)
 
 
+def test_tiers_seed_trips_orders() -> None:
+    assert ev("Ks Kh Kd", "tiers") > ev("Qs Qh Qd", "tiers") > ev("Js Jh Jd", "tiers")
+    small = ["Ts Th Td", "9s 9h 9d", "8s 8h 8d", "3s 3h 3d", "2s 2h 2d", "As Ah Ad"]
+    keys = [ev(h, "tiers") for h in small]
+    assert keys == sorted(keys, reverse=True)
+    assert ev("As Ah Ad", "tiers") > ev("Ks Qh Jd", "tiers")
+
+
 def test_tiers_threes_are_just_xiao_sangong() -> None:
     assert hand_name(ev("3s 3h 3d", "tiers"), "tiers") == "xiao_sangong"
     assert ev("Ts Td Tc", "tiers") > ev("9s 9d 9c", "tiers") > ev("3s 3h 3d", "tiers")

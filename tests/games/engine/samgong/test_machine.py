@@ -135,6 +135,21 @@ def test_richest_bidder_becomes_banker() -> None:
     assert sg.legal_actions(s, 2) == [] and sg.legal_actions(s, 0)
 
 
+def test_seed_example_three_of_four_bid_the_richest_of_the_three_banks() -> None:
+    s = start("banker_bid", [9000, 3000, 2000, 4000])
+    s = play(s, (0, {"type": "pass"}), (1, {"type": "bid"}), (2, {"type": "bid"}), (3, {"type": "bid"}))
+    assert (s["banker"], s["banker_how"]) == (3, "bid")
+
+
+def test_apply_never_mutates_its_input() -> None:
+    s = start("banker_bid", [9000, 3000, 2000, 4000])
+    before = copy.deepcopy(s)
+    after, events = sg.apply(s, 1, {"type": "bid"}, now=T0)
+    assert s == before and after != before and events[0] == {"type": "bid_placed", "seat": 1, "auto": False}
+    timed, _ = timeout(s)
+    assert s == before and timed["phase"] == "bet"
+
+
 def test_richest_bidders_tie_is_drawn_from_the_seed_lottery() -> None:
     s = start("banker_bid", [1000, 3000, 2000, 3000])
     s = play(s, (0, {"type": "bid"}), (1, {"type": "bid"}), (2, {"type": "bid"}), (3, {"type": "bid"}))
