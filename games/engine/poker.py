@@ -128,13 +128,16 @@ def _product(ranks: Sequence[int]) -> int:
 
 
 def _build() -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
+    """Lookup tables by prime product of the ranks. Straight keys in the plain table are
+    stored negated, so the common case needs one comparison to know no suit is needed."""
     plain5: dict[int, int] = {}
     flush5: dict[int, int] = {}
     for ranks in combinations_with_replacement(range(13), 5):
         if max(ranks.count(r) for r in ranks) > 4:
             continue
         p = _product(ranks)
-        plain5[p] = _plain_key(ranks)
+        key = _plain_key(ranks)
+        plain5[p] = -key if key >> CAT_SHIFT == STRAIGHT else key
         if len(set(ranks)) == 5:
             flush5[p] = _flush_key(ranks)
     plain3 = {_product(r): _plain_key(r) for r in combinations_with_replacement(range(13), 3)}
@@ -142,8 +145,6 @@ def _build() -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
 
 
 _PLAIN5, _FLUSH5, _PLAIN3 = _build()
-_STRAIGHT_LO = STRAIGHT << CAT_SHIFT
-_STRAIGHT_HI = (STRAIGHT + 1) << CAT_SHIFT
 
 
 def rank5(cards: Sequence[int], *, suits: bool) -> int:
@@ -160,7 +161,10 @@ def rank5(cards: Sequence[int], *, suits: bool) -> int:
     if (b & 3) == s and (c & 3) == s and (d & 3) == s and (e & 3) == s:
         return _FLUSH5[p] | s if suits else _FLUSH5[p]
     key = _PLAIN5[p]
-    if suits and _STRAIGHT_LO <= key < _STRAIGHT_HI:
+    if key >= 0:
+        return key
+    key = -key  # a straight: its suit tie-break is the suit of the top card
+    if suits:
         top = (key >> 18) & 15
         for card in cards:
             if card >> 2 == top:

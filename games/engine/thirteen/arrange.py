@@ -80,8 +80,8 @@ def row_score(row: int, key: int) -> float:
 def _splits() -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], list[list[tuple[int, int]]]]:
     """Index sets of 13 positions: the 5-subsets, the 3-subsets, and for each 5-subset
     taken as the back, every (middle, front) split of the other 8 as subset numbers."""
-    fives = list(combinations(range(13), 5))
-    threes = list(combinations(range(13), 3))
+    fives: list[tuple[int, ...]] = list(combinations(range(13), 5))
+    threes: list[tuple[int, ...]] = list(combinations(range(13), 3))
     five_no = {s: i for i, s in enumerate(fives)}
     three_no = {s: i for i, s in enumerate(threes)}
     splits = []

@@ -217,7 +217,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 def result(state: State) -> dict[str, Any] | None:
     """The settlement (RULES.md "Money"): units, coins, commission, house, fouls, naturals,
     pair details; ``sum(coins) + house == 0``. None before settlement."""
-    return copy.deepcopy(state["result"])
+    settled: dict[str, Any] | None = copy.deepcopy(state["result"])
+    return settled
 
 
 def carry_over(state: State) -> dict[str, Any]:

@@ -75,7 +75,8 @@ def game_rules(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
 def eligible(rules: dict[str, Any], stack: int) -> bool:
     """RULES.md: "A player needs at least 5 units of table money to be dealt in"."""
     full = game_rules(rules)
-    return stack >= full["min_units"] * full["unit"]
+    need: int = full["min_units"] * full["unit"]
+    return stack >= need
 
 
 def commission_rate(percent: object, *, field: str = "commission") -> Fraction:

@@ -75,7 +75,7 @@ def sign(x: int) -> int:
 
 
 def cmp(a: object, b: object) -> int:
-    return (a > b) - (a < b)  # type: ignore[operator]
+    return int((a > b) - (a < b))  # type: ignore[operator]
 
 
 hands5 = st.lists(st.integers(0, 51), min_size=10, max_size=10, unique=True)
@@ -140,7 +140,7 @@ def test_the_lowest_of_each_category_beats_the_highest_of_the_one_below() -> Non
 
 
 def test_every_five_card_hand_gets_its_textbook_category_and_class_count() -> None:
-    counts = Counter()
+    counts: Counter[int] = Counter()
     plain, suited = set(), set()
     for hand in combinations(range(52), 5):
         key = rank5(hand, suits=True)

@@ -189,7 +189,7 @@ def test_declaring_without_a_natural_fouls() -> None:
     state, _ = thirteen.apply(state, 0, {"type": "declare"}, now=NOW)
     state, _ = thirteen.apply(state, 1, arrange_action(state, 1), now=NOW)
     res = thirteen.result(state)
-    assert res["fouled"] == [True, False] and res["units"][0] < 0
+    assert res is not None and res["fouled"] == [True, False] and res["units"][0] < 0
 
 
 # -- time ------------------------------------------------------------------------------------
@@ -209,7 +209,8 @@ def test_the_deadline_auto_plays_every_seat_still_arranging() -> None:
     submitted = [e for e in events if e["type"] == "submitted"]
     assert submitted == [{"type": "submitted", "seat": 0, "auto": True}, {"type": "submitted", "seat": 2, "auto": True}]
     assert state["seats"][1]["submission"]["front"] == mine["front"]
-    assert not any(thirteen.result(state)["fouled"])
+    res = thirteen.result(state)
+    assert res is not None and not any(res["fouled"])
     assert thirteen.on_deadline(state, now=NOW + 120) == (state, [])
 
 

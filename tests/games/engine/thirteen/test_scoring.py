@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -16,8 +17,9 @@ from tests.games.engine.thirteen.helpers import SEED_ABCD, declared, hand, seat
 WEAK = hand("7h 5d 3c", "Js Td 8h 6h 4c", "Qh Jh Tc 8c 5s")  # high cards everywhere
 
 
-def units(*seats: dict) -> list[int]:
-    return score_request({"game": "thirteen", "seats": list(seats)})["units"]
+def units(*seats: dict[str, Any]) -> list[int]:
+    answer: list[int] = score_request({"game": "thirteen", "seats": list(seats)})["units"]
+    return answer
 
 
 # -- rows and bonus rows -------------------------------------------------------------------
