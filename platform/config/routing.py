@@ -2,4 +2,6 @@
 
 from django.urls import URLPattern, URLResolver
 
-websocket_urlpatterns: list[URLPattern | URLResolver] = []
+from games.routing import websocket_urlpatterns as games_routes
+
+websocket_urlpatterns: list[URLPattern | URLResolver] = [*games_routes]

@@ -53,6 +53,9 @@ INSTALLED_APPS = [
     "channels",
     "axes",
     "accounts",
+    "wallet",
+    "tables",
+    "games",
 ]
 
 MIDDLEWARE = [
@@ -144,7 +147,7 @@ CELERY_EMBEDDED_WORKER = env.bool("CELERY_EMBEDDED_WORKER", default=CELERY_BROKE
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "worker-heartbeat": {"task": "config.record_heartbeat", "schedule": 30.0},
 }
-CELERY_IMPORTS = ("config.tasks",)
+CELERY_IMPORTS = ("config.tasks", "games.tasks")
 
 # --- Auth -----------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
@@ -204,3 +207,15 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
+
+# --- Live play ------------------------------------------------------------------------------
+GAMES_TIMERS = env.bool("GAMES_TIMERS", default=True)  # schedule Celery timer tasks
+GAMES_START_DELAY = env.float("GAMES_START_DELAY", default=3.0)  # seconds before a first deal
+GAMES_NEXT_HAND_DELAY = env.float("GAMES_NEXT_HAND_DELAY", default=8.0)  # showdown pause
+GAMES_PRESENCE_TIMEOUT = env.int("GAMES_PRESENCE_TIMEOUT", default=20)  # heartbeats every 5 s
+GAMES_OUTAGE_AFTER = env.int("GAMES_OUTAGE_AFTER", default=20)  # sweeper silent this long = outage
+GAMES_SWEEP_GRACE = env.float("GAMES_SWEEP_GRACE", default=1.0)
+GAMES_SWEEP_EVERY = env.float("GAMES_SWEEP_EVERY", default=3.0)
+GAMES_WS_RATE = env.float("GAMES_WS_RATE", default=10.0)  # messages per second per connection
+GAMES_WS_BURST = env.int("GAMES_WS_BURST", default=20)
+CELERY_BEAT_SCHEDULE["games-sweep"] = {"task": "games.sweep", "schedule": GAMES_SWEEP_EVERY}

@@ -8,3 +8,8 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 STATIC_ROOT.mkdir(exist_ok=True)  # noqa: F405 - WhiteNoise warns when it is missing
+
+# Tests drive timers themselves (services, time-machine); nothing is left queued on a broker.
+GAMES_TIMERS = False
+GAMES_START_DELAY = 5  # nothing deals by itself: tests call the services (or the sweeper)
+GAMES_NEXT_HAND_DELAY = 5

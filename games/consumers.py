@@ -1,0 +1,147 @@
+"""The table WebSocket: authenticate, parse, call one service, send frames. Nothing else."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from games import broadcast
+from games.protocol import BadMessage, Message, parse
+from games.services.errors import PlayError
+
+log = logging.getLogger(__name__)
+
+
+class TokenBucket:
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.stamp = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    table_id: int
+    user: Any
+    seated: bool
+
+    async def connect(self) -> None:
+        broadcast.register_loop(asyncio.get_running_loop())
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        self.bucket = TokenBucket(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST)
+        if not await database_sync_to_async(_table_exists)(self.table_id):
+            await self.close(code=4404)
+            return
+        await self.accept()
+        await self.channel_layer.group_add(broadcast.table_group(self.table_id), self.channel_name)
+        if self._authenticated:
+            await self.channel_layer.group_add(broadcast.user_group(self.user.pk), self.channel_name)
+            await database_sync_to_async(_heartbeat)(self.table_id, self.user)
+        await self._send_snapshot()
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "table_id"):
+            return
+        await self.channel_layer.group_discard(broadcast.table_group(self.table_id), self.channel_name)
+        if self._authenticated:
+            await self.channel_layer.group_discard(broadcast.user_group(self.user.pk), self.channel_name)
+
+    @property
+    def _authenticated(self) -> bool:
+        return bool(self.user is not None and self.user.is_authenticated)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.bucket.take():
+            await self._error(None, "rate_limited", "Too many messages: slow down (limit per second exceeded).")
+            return
+        try:
+            message = parse(text_data)
+        except BadMessage as exc:
+            await self._error(exc.client_id, "bad_message", str(exc))
+            return
+        if message.type == "ping":
+            if self._authenticated:
+                await database_sync_to_async(_heartbeat)(self.table_id, self.user)
+            await self._send({"type": "pong", "t": time.time()})
+            return
+        if message.type == "sync":
+            await self._send_snapshot()
+            return
+        if not self._authenticated:
+            await self._error(message.id, "login_required", "Log in to play.")
+            return
+        await self._call(message)
+
+    async def _call(self, message: Message) -> None:
+        from games.services import commands
+
+        try:
+            reply = await database_sync_to_async(commands.dispatch)(self.table_id, self.user, message)
+        except PlayError as exc:
+            await self._error(message.id, exc.code, str(exc))
+            return
+        except Exception:
+            log.exception("table %s: %s failed", self.table_id, message.type)
+            await self._error(message.id, "server_error", "Something went wrong on our side; nothing was changed.")
+            return
+        await self._send({"type": "ack", "id": message.id, "for": message.type, **reply})
+
+    async def _send_snapshot(self) -> None:
+        from games.frames import frame_for
+
+        user_id = self.user.pk if self._authenticated else None
+        frame = await database_sync_to_async(frame_for)(self.table_id, user_id)
+        self.seated = frame["you"] is not None or (frame["hand"] or {}).get("seat") is not None
+        await self._send(frame)
+
+    async def _send(self, payload: dict[str, Any]) -> None:
+        import json
+
+        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+
+    async def _error(self, client_id: str | None, code: str, message: str) -> None:
+        await self._send({"type": "error", "id": client_id, "code": code, "message": message})
+
+    # --- group events ------------------------------------------------------------------------
+    async def table_frame(self, event: dict[str, Any]) -> None:
+        if event["table"] != self.table_id:
+            return
+        frame = event["frame"]
+        if event.get("public"):
+            if self.seated:
+                return
+        else:
+            self.seated = frame["you"] is not None or (frame["hand"] or {}).get("seat") is not None
+        await self._send(frame)
+
+    async def table_notice(self, event: dict[str, Any]) -> None:
+        if event["table"] != self.table_id:
+            return
+        await self._send({"type": "notice", **event["notice"]})
+        await self._send_snapshot()
+
+
+def _table_exists(table_id: int) -> bool:
+    from tables.models import Table
+
+    return Table.objects.filter(pk=table_id).exists()
+
+
+def _heartbeat(table_id: int, user: Any) -> None:
+    from games.services.presence import seat_heartbeat
+
+    seat_heartbeat(table_id=table_id, user=user)

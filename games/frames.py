@@ -1,0 +1,104 @@
+"""State frames (docs/PROTOCOL.md): what each connection at a table is sent.
+
+A frame holds the table (stake level, seats, presence), the table's ``version`` and the current
+hand (or the last finished one) as the engine's ``view`` for that seat. Hidden information is
+decided by the engine's ``view`` alone: a seat's frame is built with its own hand seat, a
+spectator's with ``None``.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.adapters import engine
+from games.models import Hand
+from tables.models import Seat, Table
+
+PROTOCOL_VERSION = 1
+
+
+def _presence(seat: Seat, now: Any) -> dict[str, Any]:
+    window = timedelta(seconds=settings.GAMES_PRESENCE_TIMEOUT)
+    online = seat.last_seen is not None and now - seat.last_seen <= window and not seat.disconnected
+    return {
+        "index": seat.index,
+        "user": seat.user_id,
+        "name": seat.user.shown_name,
+        "status": seat.status,
+        "connected": online,
+        "auto": seat.disconnected,
+    }
+
+
+def _latest_hand(table: Table) -> Hand | None:
+    return Hand.objects.filter(table=table).order_by("-number").first()
+
+
+def _hand_part(hand: Hand | None, user_id: int | None) -> dict[str, Any] | None:
+    if hand is None:
+        return None
+    seat = hand.seat_of(user_id) if user_id is not None else None
+    return {
+        "id": hand.pk,
+        "number": hand.number,
+        "status": hand.status,
+        "seat": seat,
+        "players": [{"user": p["user"], "seat": p["seat"], "name": p["name"]} for p in hand.players],
+        "view": engine(hand.game).view(hand.state, seat),
+    }
+
+
+def _base(table: Table, seats: list[Seat]) -> dict[str, Any]:
+    level = table.stake_level
+    now = timezone.now()
+    return {
+        "type": "state",
+        "protocol": PROTOCOL_VERSION,
+        "table": table.pk,
+        "version": table.version,
+        "game": level.game,
+        "mode": level.mode,
+        "stake": {
+            "unit": level.unit,
+            "commission_percent": level.commission_percent,
+            "min_buy_in": level.min_buy_in,
+            "min_table_money": level.min_table_money,
+            "seats": level.seats,
+        },
+        "seats": [_presence(s, now) for s in seats],
+    }
+
+
+def _load(table_id: int) -> tuple[Table, list[Seat], Hand | None]:
+    table = Table.objects.select_related("stake_level").get(pk=table_id)
+    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+    return table, seats, _latest_hand(table)
+
+
+def frame_for(table_id: int, user_id: int | None) -> dict[str, Any]:
+    """The full snapshot for one connection (a seated player, or a spectator)."""
+    table, seats, hand = _load(table_id)
+    frame = _base(table, seats)
+    seated = next((s for s in seats if s.user_id == user_id), None)
+    frame["you"] = seated.index if seated else None
+    frame["hand"] = _hand_part(hand, user_id if seated or (hand and hand.seat_of(user_id or 0) is not None) else None)
+    return frame
+
+
+def table_frames(table_id: int) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
+    """Private frames per seated (or dealt-in) user, and the public frame."""
+    table, seats, hand = _load(table_id)
+    base = _base(table, seats)
+    users = {s.user_id: s.index for s in seats}
+    if hand is not None and hand.status == Hand.Status.ACTIVE:
+        for p in hand.players:
+            users.setdefault(p["user"], None)
+    private = {
+        user_id: {**base, "you": index, "hand": _hand_part(hand, user_id)} for user_id, index in users.items()
+    }
+    public = {**base, "you": None, "hand": _hand_part(hand, None)}
+    return private, public

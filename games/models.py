@@ -1,0 +1,94 @@
+"""Live-play state: one row per hand (the engine state, its version and its deadline) and
+the log of every action applied to it. The database row is the truth; timers and
+broadcasts are derived from it."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Hand(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("in play")
+        SETTLED = "settled", _("settled")
+        VOIDED = "voided", _("voided")
+
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField()
+    game = models.CharField(max_length=20)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    state = models.JSONField()
+    #: +1 on every change of ``state``; every frame carries it.
+    version = models.PositiveIntegerField(default=1)
+    #: The engine's phase sequence number: timers carry it and do nothing once it moved on.
+    phase_seq = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: Hand seat index -> {"user": id, "seat": table seat index, "name": shown name}.
+    players = models.JSONField()
+    server_seed = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    client_seeds = models.JSONField(default=list, blank=True)
+    rules = models.JSONField()
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    ledger_transaction_id = models.BigIntegerField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-id",)
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_unique_number"),
+            models.UniqueConstraint(
+                fields=["table"], condition=models.Q(status="active"), name="hand_one_active_per_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} hand {self.number}"
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, player in enumerate(self.players):
+            if player["user"] == user_id:
+                return index
+        return None
+
+
+class HandAction(models.Model):
+    """Every action applied to a hand, with its time and whether it was automatic."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.SmallIntegerField(null=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    action = models.JSONField()
+    # NULL (not "") for server actions: the unique constraint below ignores them.
+    client_id = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    auto = models.BooleanField(default=False)
+    at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ("hand", "seq")
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seq"], name="hand_action_unique_seq"),
+            models.UniqueConstraint(
+                fields=["hand", "user", "client_id"], condition=models.Q(client_id__isnull=False),
+                name="hand_action_unique_client_id",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"hand {self.hand_id} action {self.seq}"
+
+
+class Clock(models.Model):
+    """A single row the sweeper ticks: a gap between ticks means the platform was down, and
+    deadlines that passed during the gap are extended rather than enforced."""
+
+    name = models.CharField(max_length=20, unique=True)
+    last_tick = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} @ {self.last_tick:%Y-%m-%d %H:%M:%S}"

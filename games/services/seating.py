@@ -1,0 +1,148 @@
+"""Seating: join with a buy-in, top up, sit out, come back, leave (RULES.md "Money").
+
+Coins move only through the wallet services: a buy-in moves coins from the player's wallet to
+the seat's table money (escrow, keyed by the table's ``wallet_ref``), leaving moves them back.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games.models import Hand
+from games.services.errors import NotSeated, PlayError, TableFull
+from games.services.tables import seats_locked, table_lock, table_touch
+from tables.models import Seat, Table
+from wallet import selectors as wallet_selectors
+from wallet import services as wallet
+
+
+def _active_hand(table: Table) -> Hand | None:
+    return Hand.objects.filter(table=table, status=Hand.Status.ACTIVE).first()
+
+
+def _in_hand(table: Table, user: User) -> bool:
+    hand = _active_hand(table)
+    return hand is not None and hand.seat_of(user.pk) is not None
+
+
+@transaction.atomic
+def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_index: int | None = None) -> Seat:
+    """Sit down with a buy-in of at least the stake level's minimum.
+
+    1. Lock the table and its seats; refuse if the player is seated or the seat is taken.
+    2. Move ``buy_in`` from the wallet to this seat's table money (idempotent on the request).
+    3. Create the seat, bump the version; the broadcast and the next deal follow the commit.
+    """
+    table = table_lock(table_id)
+    if table.status != Table.Status.OPEN:
+        raise PlayError(_("This table is closed."), code="closed")
+    seats = seats_locked(table)
+    if any(s.user_id == user.pk for s in seats):
+        raise PlayError(_("You are already seated at this table."), code="already_seated")
+    taken = {s.index for s in seats}
+    free = [i for i in range(table.stake_level.seats) if i not in taken]
+    if seat_index is None:
+        if not free:
+            raise TableFull(_("This table is full."))
+        seat_index = free[0]
+    elif seat_index not in free:
+        raise TableFull(_("That seat is taken."))
+    wallet.wallet_buy_in(
+        user=user, table_ref=table.wallet_ref, amount=buy_in, minimum=table.stake_level.min_buy_in,
+        idempotency_key=f"buyin:{table.pk}:{user.pk}:{request_id}", actor=user,
+    )
+    seat = Seat.objects.create(table=table, index=seat_index, user=user)
+    table_touch(table)
+    _deal_after_commit(table.pk)
+    return seat
+
+
+def _deal_after_commit(table_id: int) -> None:
+    from games.services.hands import schedule_start
+
+    transaction.on_commit(lambda: schedule_start(table_id))
+
+
+def _my_seat(table: Table, user: User) -> Seat:
+    seat = next((s for s in seats_locked(table) if s.user_id == user.pk), None)
+    if seat is None:
+        raise NotSeated(_("You are not seated at this table."))
+    return seat
+
+
+@transaction.atomic
+def seat_top_up(*, table_id: int, user: User, amount: int, request_id: str) -> int:
+    """Add table money between hands (not while dealt into a hand in play)."""
+    table = table_lock(table_id)
+    _my_seat(table, user)
+    if _in_hand(table, user):
+        raise PlayError(_("You can top up between hands."), code="in_hand")
+    wallet.wallet_top_up(
+        user=user, table_ref=table.wallet_ref, amount=amount,
+        idempotency_key=f"topup:{table.pk}:{user.pk}:{request_id}", actor=user,
+    )
+    table_touch(table)
+    _deal_after_commit(table.pk)
+    return wallet_selectors.table_money(user=user, table_ref=table.wallet_ref)
+
+
+@transaction.atomic
+def seat_sit_out(*, table_id: int, user: User, out: bool) -> Seat:
+    """Sit out from the next hand (``out=False``: play again)."""
+    table = table_lock(table_id)
+    seat = _my_seat(table, user)
+    if seat.status == Seat.Status.LEAVING:
+        raise PlayError(_("You are leaving this table."), code="leaving")
+    seat.status = Seat.Status.SITTING_OUT if out else Seat.Status.PLAYING
+    seat.save(update_fields=["status"])
+    table_touch(table)
+    if not out:
+        _deal_after_commit(table.pk)
+    return seat
+
+
+@transaction.atomic
+def seat_leave(*, table_id: int, user: User) -> bool:
+    """Leave: table money back to the wallet at once, or at the end of the hand (or, in the
+    trio, of the set) when dealt in. Returns True when the player has left already."""
+    table = table_lock(table_id)
+    seat = _my_seat(table, user)
+    if _in_hand(table, user) or trio_set_running(table, user.pk):
+        seat.status = Seat.Status.LEAVING
+        seat.save(update_fields=["status"])
+        from games.services.hands import hand_player_left
+
+        hand_player_left(table=table, user=user)
+        table_touch(table)
+        return False
+    seat_remove(table=table, seat=seat, reason="left")
+    table_touch(table)
+    return True
+
+
+def trio_set_running(table: Table, user_id: int) -> bool:
+    """In the trio, leaving before the 6th game of a set counts as disconnecting: the seat
+    is auto-played to the end of the set (RULES.md section 2)."""
+    if table.stake_level.game != "thirteen_trio":
+        return False
+    carry = table.carry or {}
+    next_game = int((carry.get("engine") or {}).get("next_game", 1))
+    return next_game != 1 and user_id in carry.get("players", [])
+
+
+def seat_remove(*, table: Table, seat: Seat, reason: str) -> int:
+    """Cash the seat's table money out to the wallet and free the seat (table locked)."""
+    amount = wallet_selectors.table_money(user=seat.user, table_ref=table.wallet_ref)
+    if amount > 0:
+        wallet.wallet_cash_out(
+            user=seat.user, table_ref=table.wallet_ref, amount=None,
+            idempotency_key=f"cashout:{table.pk}:{seat.user_id}:{seat.pk}:{table.version}",
+        )
+    from games.broadcast import notify_user
+
+    user_id, table_id = seat.user_id, table.pk
+    transaction.on_commit(lambda: notify_user(user_id, table_id, {"type": "removed", "reason": reason}))
+    seat.delete()
+    return amount

@@ -1,0 +1,120 @@
+"""The sweeper (Celery beat, every few seconds): finishes overdue phases whose timer task
+was lost, marks seats whose heartbeats stopped, deals at tables that are ready, and after a
+platform outage extends the deadlines that passed while we were down."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Clock, Hand
+from games.services.tables import table_lock, table_touch
+from tables.models import Seat, Table
+
+log = logging.getLogger(__name__)
+CLOCK = "sweeper"
+
+
+def outage_suspected(now: datetime) -> bool:
+    """True when the sweeper has not ticked for longer than GAMES_OUTAGE_AFTER: the
+    platform (or its beat) was down, so deadlines are not enforced until it extends them."""
+    last = Clock.objects.filter(name=CLOCK).values_list("last_tick", flat=True).first()
+    return last is not None and now - last > timedelta(seconds=settings.GAMES_OUTAGE_AFTER)
+
+
+def hands_sweep(now: datetime | None = None) -> dict[str, int]:
+    now = now or timezone.now()
+    report = {"extended": _tick(now)}
+    report["expired"] = _expire_overdue(now)
+    report["disconnected"] = _mark_absent(now)
+    report["dealt"] = _deal_ready(now)
+    return report
+
+
+@transaction.atomic
+def _tick(now: datetime) -> int:
+    clock, created = Clock.objects.select_for_update().get_or_create(name=CLOCK, defaults={"last_tick": now})
+    gap = now - clock.last_tick
+    extended = 0
+    if not created and gap > timedelta(seconds=settings.GAMES_OUTAGE_AFTER):
+        log.warning("sweeper idle for %s: extending every running deadline by that gap", gap)
+        running = Hand.objects.filter(status=Hand.Status.ACTIVE, deadline__isnull=False)
+        for hand_id in running.values_list("pk", flat=True):
+            extended += _extend(hand_id, gap)
+    clock.last_tick = now
+    clock.save(update_fields=["last_tick"])
+    return extended
+
+
+def _extend(hand_id: int, gap: timedelta) -> int:
+    table_id = Hand.objects.values_list("table_id", flat=True).get(pk=hand_id)
+    table = table_lock(table_id)
+    hand = Hand.objects.select_for_update().get(pk=hand_id)
+    if hand.status != Hand.Status.ACTIVE or hand.deadline is None:
+        return 0
+    state = dict(hand.state)
+    if isinstance(state.get("deadline"), int | float):
+        state["deadline"] = state["deadline"] + gap.total_seconds()
+    hand.state = state
+    hand.deadline = hand.deadline + gap
+    hand.version += 1
+    hand.save(update_fields=["state", "deadline", "version"])
+    from games.services.hands import _after_commit_timer
+
+    _after_commit_timer(hand)
+    table_touch(table)
+    return 1
+
+
+def _expire_overdue(now: datetime) -> int:
+    from games.services.hands import hand_expire
+
+    grace = timedelta(seconds=settings.GAMES_SWEEP_GRACE)
+    due = Hand.objects.filter(status=Hand.Status.ACTIVE, deadline__lte=now - grace).values_list("pk", "phase_seq")
+    done = 0
+    for hand_id, seq in list(due):
+        try:
+            done += int(hand_expire(hand_id=hand_id, phase_seq=seq))
+        except Exception:
+            log.exception("sweeper could not expire hand %s", hand_id)
+    return done
+
+
+def _mark_absent(now: datetime) -> int:
+    stale = now - timedelta(seconds=settings.GAMES_PRESENCE_TIMEOUT)
+    seats = Seat.objects.filter(disconnected=False, last_seen__lt=stale).values_list("table_id", "user_id")
+    from games.services.presence import seat_disconnected
+
+    marked = 0
+    for table_id, user_id in list(seats):
+        marked += int(seat_disconnected(table_id=table_id, user_id=user_id, before=stale))
+    return marked
+
+
+def _deal_ready(now: datetime) -> int:
+    from games.services.hands import hand_start_if_ready
+
+    pause = now - timedelta(seconds=settings.GAMES_NEXT_HAND_DELAY)
+    idle = (
+        Table.objects.filter(status=Table.Status.OPEN)
+        .exclude(hands__status=Hand.Status.ACTIVE)
+        .filter(seat_set__status=Seat.Status.PLAYING)
+        .distinct()
+        .values_list("pk", flat=True)
+    )
+    dealt = 0
+    for table_id in list(idle):
+        last = Hand.objects.filter(table_id=table_id).order_by("-number").values_list("finished_at", flat=True).first()
+        if last is not None and last > pause:
+            continue
+        try:
+            dealt += int(hand_start_if_ready(table_id=table_id) is not None)
+        except Exception:
+            log.exception("sweeper could not deal at table %s", table_id)
+    return dealt
+
+

@@ -1,0 +1,67 @@
+"""Lobby API: stake levels and open tables with free seats and players."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tables.selectors import stake_level_list, table_list_open, table_summary
+
+
+class StakeLevelListApi(APIView):
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+        id = serializers.IntegerField()
+        game = serializers.CharField()
+        mode = serializers.CharField()
+        name = serializers.CharField()
+        unit = serializers.IntegerField()
+        commission_percent = serializers.IntegerField()
+        min_buy_in = serializers.IntegerField()
+        min_table_money = serializers.IntegerField()
+        seats = serializers.IntegerField()
+
+    @extend_schema(responses=OutputSerializer(many=True), parameters=[OpenApiParameter("game", str)])
+    def get(self, request: Request) -> Response:
+        levels = stake_level_list(game=request.query_params.get("game") or None)
+        return Response(self.OutputSerializer(levels, many=True).data)
+
+
+class PlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+
+
+class TableListApi(APIView):
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+        id = serializers.IntegerField()
+        name = serializers.CharField()
+        game = serializers.CharField()
+        mode = serializers.CharField()
+        stake_level = serializers.IntegerField()
+        stake_name = serializers.CharField()
+        unit = serializers.IntegerField()
+        commission_percent = serializers.IntegerField()
+        min_buy_in = serializers.IntegerField()
+        seats = serializers.IntegerField()
+        free_seats = serializers.ListField(child=serializers.IntegerField())
+        players = PlayerSerializer(many=True)
+        hands_played = serializers.IntegerField()
+
+    @extend_schema(
+        responses=OutputSerializer(many=True),
+        parameters=[OpenApiParameter("game", str), OpenApiParameter("mode", str)],
+    )
+    def get(self, request: Request) -> Response:
+        tables = table_list_open(
+            game=request.query_params.get("game") or None, mode=request.query_params.get("mode")
+        )
+        return Response(self.OutputSerializer([table_summary(t) for t in tables], many=True).data)

@@ -1,0 +1,116 @@
+"""Stake levels, tables and seats (RULES.md "Stake levels", "Money", each game's minimums)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+GAME_CHOICES = [
+    ("thirteen", _("Thirteen (十三张)")),
+    ("thirteen_trio", _("Three-player thirteen (三人十三支)")),
+    ("samgong", _("Sam Gong (三公)")),
+]
+MODE_CHOICES = [
+    ("", _("standard")),
+    ("all_compare", _("All compare (通比)")),
+    ("banker_bid", _("Banker bid (抢庄)")),
+    ("banker_rotate", _("Rotating banker (轮庄)")),
+    ("pairwise", _("Pairwise (两两比牌)")),
+    ("house", _("House banker")),
+]
+
+
+class StakeLevel(models.Model):
+    """One stake level of a game (and Sam Gong mode): unit or base, commission, minimums.
+
+    ``unit`` is the coin value of one unit (十三张), one 墩 (the trio's base) or the base stake A
+    (三公), in minor units. ``rules`` holds extra engine rule overrides (timers, multipliers)."""
+
+    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    mode = models.CharField(_("mode"), max_length=20, choices=MODE_CHOICES, blank=True, default="")
+    name = models.CharField(_("name"), max_length=60)
+    unit = models.PositiveBigIntegerField(_("unit / base (minor units)"))
+    commission_percent = models.PositiveSmallIntegerField(_("commission %"))
+    min_buy_in = models.PositiveBigIntegerField(_("minimum buy-in (minor units)"))
+    min_table_money = models.PositiveBigIntegerField(_("minimum table money to be dealt in (minor units)"))
+    seats = models.PositiveSmallIntegerField(_("seats per table"))
+    rules = models.JSONField(_("rule overrides"), default=dict, blank=True)
+    active = models.BooleanField(_("active"), default=True)
+    sort = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ("game", "mode", "sort", "unit")
+        verbose_name = _("stake level")
+        verbose_name_plural = _("stake levels")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "mode", "unit"], name="stake_level_unique_unit"),
+            models.CheckConstraint(
+                condition=models.Q(commission_percent__lte=100), name="stake_level_commission_le_100"
+            ),
+            models.CheckConstraint(condition=models.Q(seats__gte=2, seats__lte=6), name="stake_level_seats_2_6"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        CLOSED = "closed", _("closed")
+
+    stake_level = models.ForeignKey(StakeLevel, on_delete=models.PROTECT, related_name="tables")
+    name = models.CharField(_("name"), max_length=60)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    #: What the engine's carry_over returned after the last hand (dealer button, table head,
+    #: set counter, banker...). Written only by games.services under the table lock.
+    carry = models.JSONField(default=dict, blank=True)
+    hands_played = models.PositiveIntegerField(default=0)
+    #: +1 on every change at this table (seats or hand); every state frame carries it.
+    version = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        ordering = ("stake_level", "id")
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def game(self) -> str:
+        return self.stake_level.game
+
+    @property
+    def wallet_ref(self) -> str:
+        """The reference the wallet keys this table's seat escrow accounts by."""
+        return f"table:{self.pk}"
+
+
+class Seat(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("playing")
+        SITTING_OUT = "sitting_out", _("sitting out")
+        LEAVING = "leaving", _("leaving after this hand")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PLAYING)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    #: Presence from heartbeats (a consumer's disconnect handler is not guaranteed to run).
+    last_seen = models.DateTimeField(null=True, blank=True)
+    #: Set when heartbeats stopped; the seat is auto-played and marked as such to the others.
+    disconnected = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ("table", "index")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(fields=["table", "user"], name="seat_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.index}: {self.user}"
