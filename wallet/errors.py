@@ -1,0 +1,81 @@
+"""Wallet errors, with messages a player can read.
+
+``str(error)`` is English (logs, tests); :meth:`WalletError.localized` is the same message in the
+active language. Amounts in messages are coins with two decimals.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext, gettext_noop
+
+from wallet.money import format_coins
+
+
+class WalletError(Exception):
+    """Base class: the posting was refused and nothing was written."""
+
+    template = gettext_noop("the wallet refused this operation")
+
+    def __init__(self, **params: Any) -> None:
+        self.params = params
+        super().__init__(self.template % params)
+
+    def localized(self) -> str:
+        return gettext(self.template) % self.params
+
+
+class InsufficientFunds(WalletError):
+    template = gettext_noop("insufficient funds: balance %(balance)s, needs %(needs)s")
+    table_template = gettext_noop("insufficient funds: table money %(balance)s at table %(table)s, needs %(needs)s")
+
+    def __init__(self, *, balance: int, needs: int, table_ref: str = "") -> None:
+        if table_ref:
+            self.template = self.table_template
+        super().__init__(balance=format_coins(balance), needs=format_coins(needs), table=table_ref)
+
+
+class BelowMinimumBuyIn(WalletError):
+    template = gettext_noop("the buy-in of %(amount)s is below this table's minimum of %(minimum)s")
+
+    def __init__(self, *, amount: int, minimum: int) -> None:
+        super().__init__(amount=format_coins(amount), minimum=format_coins(minimum))
+
+
+class IdempotencyConflict(WalletError):
+    template = gettext_noop("the request key %(key)s was already used with a different %(field)s")
+
+    def __init__(self, *, key: str, field: str) -> None:
+        self.field = field
+        super().__init__(key=key, field=field)
+
+
+class UnbalancedTransaction(WalletError):
+    template = gettext_noop("the postings do not balance: they sum to %(total)s instead of 0.00")
+
+    def __init__(self, *, total: int) -> None:
+        super().__init__(total=format_coins(total))
+
+
+class AlreadyReversed(WalletError):
+    template = gettext_noop("transaction %(transaction)s has already been reversed")
+
+    def __init__(self, *, transaction: int) -> None:
+        super().__init__(transaction=transaction)
+
+
+class InvalidPosting(WalletError):
+    """Arguments a caller should never send (zero or negative amounts, unknown house accounts...)."""
+
+    template = gettext_noop("invalid posting: %(reason)s")
+
+    def __init__(self, *, reason: str) -> None:
+        super().__init__(reason=reason)
+
+
+class TransactionNotFound(WalletError):
+    template = gettext_noop("transaction %(transaction)s does not exist")
+
+    def __init__(self, *, transaction: int) -> None:
+        super().__init__(transaction=transaction)

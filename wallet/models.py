@@ -1,0 +1,156 @@
+"""The double-entry coin ledger: accounts, transactions and their append-only entries.
+
+Amounts are integer minor units (1 coin = 100). Rows are written only by :mod:`wallet.services`
+(through :func:`wallet.posting.ledger_post`); see docs/WALLET.md for the invariants and where the
+database enforces each one.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class AccountKind(models.TextChoices):
+    WALLET = "wallet", _("wallet")
+    TABLE = "table", _("table money")
+    HOUSE = "house", _("house")
+
+
+class House(models.TextChoices):
+    """House accounts. Their balances are derived from their entries, never cached or locked."""
+
+    ISSUANCE = "issuance", _("issuance (the bank coins are granted from)")
+    COMMISSION = "commission", _("commission")
+    PENALTY = "penalty", _("penalties")
+    BANKER = "banker", _("house-banked games")
+
+
+# Well-known ids (negative, so they never meet a sequence value): postings reference house accounts
+# without looking them up. The rows are (re)created after every migrate and flush (apps.py).
+HOUSE_IDS: dict[str, int] = {House.ISSUANCE: -1, House.COMMISSION: -2, House.PENALTY: -3, House.BANKER: -4}
+
+
+class TransactionKind(models.TextChoices):
+    GRANT = "grant", _("grant")
+    ADJUSTMENT = "adjustment", _("adjustment")
+    BUY_IN = "buy_in", _("buy-in")
+    CASH_OUT = "cash_out", _("cash-out")
+    SETTLEMENT = "settlement", _("settlement")
+    COMMISSION = "commission", _("commission")
+    PENALTY = "penalty", _("penalty")
+    DISPUTE_COMPENSATION = "dispute_compensation", _("dispute compensation")
+    REVERSAL = "reversal", _("reversal")
+
+
+class Account(models.Model):
+    """A player's wallet, a seat's table money (escrow) at one table, or a house account."""
+
+    kind = models.CharField(_("kind"), max_length=10, choices=AccountKind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="wallet_accounts",
+        verbose_name=_("user"),
+    )
+    table_ref = models.CharField(_("table"), max_length=64, blank=True, default="")
+    house = models.CharField(_("house account"), max_length=16, blank=True, default="", choices=House.choices)
+    # Cached balance of wallet and table accounts, changed in the same database transaction as
+    # their entries. Always 0 on house accounts: theirs is the sum of their entries.
+    balance = models.BigIntegerField(_("balance"), default=0)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("account")
+        verbose_name_plural = _("accounts")
+        permissions = [("post_adjustment", "Can grant and adjust coins")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind=AccountKind.HOUSE) | Q(balance__gte=0), name="wallet_account_balance_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(kind=AccountKind.WALLET, user__isnull=False, table_ref="", house="")
+                    | (Q(kind=AccountKind.TABLE, user__isnull=False, house="") & ~Q(table_ref=""))
+                    | (Q(kind=AccountKind.HOUSE, user__isnull=True, table_ref="", balance=0) & ~Q(house=""))
+                ),
+                name="wallet_account_shape",
+            ),
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(kind=AccountKind.WALLET), name="wallet_one_wallet_per_user"
+            ),
+            models.UniqueConstraint(
+                fields=["user", "table_ref"], condition=Q(kind=AccountKind.TABLE), name="wallet_one_seat_per_table"
+            ),
+            models.UniqueConstraint(fields=["house"], condition=Q(kind=AccountKind.HOUSE), name="wallet_one_house"),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == AccountKind.HOUSE:
+            return f"house:{self.house}"
+        if self.kind == AccountKind.TABLE:
+            return f"table:{self.table_ref}:{self.user_id}"
+        return f"wallet:{self.user_id}"
+
+
+class LedgerTransaction(models.Model):
+    """One balanced posting. Never updated or deleted: corrections are new reversing transactions."""
+
+    kind = models.CharField(_("kind"), max_length=24, choices=TransactionKind.choices)
+    idempotency_key = models.CharField(_("idempotency key"), max_length=200, unique=True)
+    reference = models.CharField(_("reference"), max_length=200, blank=True, default="", db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name=_("actor"),
+    )
+    memo = models.TextField(_("memo"), blank=True, default="")
+    # The request as posted (canonical JSON) and its SHA-256: a replayed key is compared with it.
+    payload = models.JSONField(_("payload"))
+    payload_hash = models.CharField(_("payload hash"), max_length=64)
+    reverses = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by",
+        verbose_name=_("reverses"),
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("ledger transaction")
+        verbose_name_plural = _("ledger transactions")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=TransactionKind.values), name="wallet_transaction_kind_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind=TransactionKind.REVERSAL, reverses__isnull=False)
+                | (~Q(kind=TransactionKind.REVERSAL) & Q(reverses__isnull=True)),
+                name="wallet_reversal_names_its_original",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.kind} {self.idempotency_key}"
+
+
+class Entry(models.Model):
+    """One leg of a transaction: ``amount`` is added to the account (negative takes coins out)."""
+
+    transaction = models.ForeignKey(
+        LedgerTransaction, on_delete=models.PROTECT, related_name="entries", verbose_name=_("transaction")
+    )
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, related_name="entries", verbose_name=_("account"),
+        db_index=False,  # covered by wallet_entry_account_id
+    )
+    amount = models.BigIntegerField(_("amount"))
+    # The account's balance after this entry (wallet and table accounts; null on house accounts).
+    balance_after = models.BigIntegerField(_("balance after"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        indexes = [models.Index(fields=["account", "id"], name="wallet_entry_account_id")]
+        constraints = [models.CheckConstraint(condition=~Q(amount=0), name="wallet_entry_amount_not_zero")]
+
+    def __str__(self) -> str:
+        return f"{self.account_id} {self.amount:+d}"

@@ -1,0 +1,242 @@
+"""The one writer of ledger rows: post a balanced set of legs, once per idempotency key.
+
+Every service in :mod:`wallet.services` describes its posting as a :class:`Posting` and hands it
+to :func:`ledger_post`, which
+
+1. inserts the transaction header first: its unique idempotency key makes a concurrent twin wait
+   here, before it holds any account lock, and fail once the first commits;
+2. locks the wallet and table accounts involved (``SELECT ... FOR UPDATE ORDER BY id``: ascending
+   id order everywhere, so two postings never wait on each other in a cycle), creating missing
+   ones; house accounts are never locked or updated (their balance is the sum of their entries);
+3. computes the legs (a cash-out of "everything" needs the locked balance), refuses an unbalanced
+   set or a balance that would go below zero, with nothing written;
+4. inserts the entries in one statement and updates the cached balances in one statement.
+
+A replayed key returns the first transaction when the request is the same and raises
+:class:`IdempotencyConflict` naming the differing field otherwise, also when two requests race.
+Deadlocks, serialization failures and lock timeouts are retried a bounded number of times with
+jitter, unless the caller already holds an open transaction (then the caller owns the retry).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from django.db import IntegrityError, OperationalError, transaction
+from django.db.models import BigIntegerField, Case, F, Q, Value, When
+
+from wallet.errors import IdempotencyConflict, InsufficientFunds, UnbalancedTransaction
+from wallet.models import HOUSE_IDS, Account, AccountKind, Entry, LedgerTransaction
+
+MAX_ATTEMPTS = 6
+BACKOFF_SECONDS = 0.01
+# serialization_failure, deadlock_detected, lock_not_available (lock_timeout)
+TRANSIENT_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
+
+
+class AccountKey(NamedTuple):
+    """Names an account without its id: (kind, user id or None, table_ref or house name)."""
+
+    kind: str
+    user_id: int | None
+    name: str
+
+    @classmethod
+    def wallet(cls, user_id: int) -> AccountKey:
+        return cls(AccountKind.WALLET, user_id, "")
+
+    @classmethod
+    def table(cls, user_id: int, table_ref: str) -> AccountKey:
+        return cls(AccountKind.TABLE, user_id, table_ref)
+
+    @classmethod
+    def house(cls, name: str) -> AccountKey:
+        return cls(AccountKind.HOUSE, None, name)
+
+    @classmethod
+    def of(cls, account: Account) -> AccountKey:
+        name = account.house if account.kind == AccountKind.HOUSE else account.table_ref
+        return cls(account.kind, account.user_id, name)
+
+    def new_account(self) -> Account:
+        if self.kind == AccountKind.TABLE:
+            return Account(kind=self.kind, user_id=self.user_id, table_ref=self.name)
+        return Account(kind=self.kind, user_id=self.user_id)
+
+
+class Leg(NamedTuple):
+    account: AccountKey
+    amount: int
+
+
+LegBuilder = Callable[[Mapping[AccountKey, int]], Sequence[Leg]]
+
+
+@dataclass(frozen=True)
+class Posting:
+    """What a service wants written. ``request`` is what a replayed key is compared with."""
+
+    kind: str
+    idempotency_key: str
+    request: dict[str, Any]
+    legs: Sequence[Leg] = ()
+    build: LegBuilder | None = None  # computes the legs from the locked balances instead
+    lock: Sequence[AccountKey] = ()  # wallet/table accounts to lock when ``build`` needs them
+    reference: str = ""
+    actor_id: int | None = None
+    memo: str = ""
+    reverses_id: int | None = None
+    payload: dict[str, Any] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "payload", json.loads(canonical_json(self.request)))
+
+    def accounts_to_lock(self) -> list[AccountKey]:
+        keys = list(self.lock) + [leg.account for leg in self.legs]
+        return sorted({k for k in keys if k.kind != AccountKind.HOUSE})
+
+
+def canonical_json(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def payload_hash(payload: Mapping[str, Any]) -> str:
+    return hashlib.sha256(canonical_json(payload).encode()).hexdigest()
+
+
+def ledger_post(posting: Posting) -> LedgerTransaction:
+    """Post once (see the module docstring); the only function that writes ledger rows."""
+    attempt = 1
+    while True:
+        try:
+            return _post_once(posting)
+        except IntegrityError:
+            winner = _replayed(posting)  # the key was taken, maybe by a concurrent twin
+            if winner is None:
+                raise
+            return winner
+        except OperationalError as exc:
+            if transaction.get_connection().in_atomic_block or not _transient(exc) or attempt >= MAX_ATTEMPTS:
+                raise
+            time.sleep(random.uniform(0, BACKOFF_SECONDS * 2**attempt))  # full jitter
+            attempt += 1
+
+
+def _transient(exc: OperationalError) -> bool:
+    sqlstate = getattr(exc.__cause__, "sqlstate", None)
+    return sqlstate in TRANSIENT_SQLSTATES or "database is locked" in str(exc)
+
+
+def _replayed(posting: Posting) -> LedgerTransaction | None:
+    """The transaction already posted under this key; refuses a different request."""
+    first = LedgerTransaction.objects.filter(idempotency_key=posting.idempotency_key).first()
+    if first is None:
+        return None
+    if first.payload_hash != payload_hash(posting.payload):
+        raise IdempotencyConflict(key=posting.idempotency_key, field=_differing(first.payload, posting.payload))
+    return first
+
+
+def _differing(first: Mapping[str, Any], second: Mapping[str, Any]) -> str:
+    """The request fields that differ: just ``kind`` when the key was used for another operation."""
+    if first.get("kind") != second.get("kind"):
+        return "kind"
+    fields = sorted(set(first) | set(second))
+    return ", ".join(f for f in fields if first.get(f) != second.get(f)) or "request"
+
+
+@transaction.atomic
+def _post_once(posting: Posting) -> LedgerTransaction:
+    header = LedgerTransaction.objects.create(
+        kind=posting.kind, idempotency_key=posting.idempotency_key, reference=posting.reference,
+        actor_id=posting.actor_id, memo=posting.memo, payload=posting.payload,
+        payload_hash=payload_hash(posting.payload), reverses_id=posting.reverses_id,
+    )
+    locked = _lock_accounts(posting.accounts_to_lock())
+    legs = [leg for leg in _legs(posting, locked) if leg.amount != 0]
+    _refuse_unbalanced(legs)
+    balances = _refuse_overdraw(legs, locked)
+    _write_entries(header, legs, locked)
+    _update_balances(balances, locked)
+    return header
+
+
+def _legs(posting: Posting, locked: Mapping[AccountKey, Account]) -> Sequence[Leg]:
+    if posting.build is None:
+        return posting.legs
+    return posting.build({key: account.balance for key, account in locked.items()})
+
+
+def _refuse_unbalanced(legs: Sequence[Leg]) -> None:
+    total = sum(leg.amount for leg in legs)
+    if total != 0:
+        raise UnbalancedTransaction(total=total)
+
+
+def _lock_accounts(keys: Sequence[AccountKey]) -> dict[AccountKey, Account]:
+    """Lock the accounts in ascending id order, creating the missing ones first."""
+    if not keys:
+        return {}
+    locked = _select_for_update(keys)
+    missing = [key for key in keys if key not in locked]
+    if missing:
+        Account.objects.bulk_create([key.new_account() for key in missing], ignore_conflicts=True)
+        locked = _select_for_update(keys)
+    return locked
+
+
+def _select_for_update(keys: Sequence[AccountKey]) -> dict[AccountKey, Account]:
+    wallets = [k.user_id for k in keys if k.kind == AccountKind.WALLET]
+    condition = Q(kind=AccountKind.WALLET, user_id__in=wallets) if wallets else Q(pk__in=[])
+    by_table: dict[str, list[int | None]] = {}
+    for key in keys:
+        if key.kind == AccountKind.TABLE:
+            by_table.setdefault(key.name, []).append(key.user_id)
+    for table_ref, users in by_table.items():
+        condition |= Q(kind=AccountKind.TABLE, table_ref=table_ref, user_id__in=users)
+    rows = Account.objects.select_for_update().filter(condition).order_by("id")
+    return {AccountKey.of(account): account for account in rows}
+
+
+def _refuse_overdraw(legs: Sequence[Leg], locked: Mapping[AccountKey, Account]) -> dict[AccountKey, int]:
+    """The change of each locked account; raises InsufficientFunds before anything is written."""
+    changes: dict[AccountKey, int] = {}
+    for leg in legs:
+        if leg.account.kind != AccountKind.HOUSE:
+            changes[leg.account] = changes.get(leg.account, 0) + leg.amount
+    for key, change in sorted(changes.items()):
+        balance = locked[key].balance
+        if balance + change < 0:
+            raise InsufficientFunds(balance=balance, needs=-change, table_ref=key.name)
+    return changes
+
+
+def _write_entries(header: LedgerTransaction, legs: Sequence[Leg], locked: Mapping[AccountKey, Account]) -> None:
+    running = {key: account.balance for key, account in locked.items()}
+    entries = []
+    for leg in legs:
+        if leg.account.kind == AccountKind.HOUSE:
+            entries.append(Entry(transaction=header, account_id=HOUSE_IDS[leg.account.name], amount=leg.amount))
+            continue
+        running[leg.account] += leg.amount
+        entries.append(
+            Entry(transaction=header, account=locked[leg.account], amount=leg.amount,
+                  balance_after=running[leg.account])
+        )
+    Entry.objects.bulk_create(entries)
+
+
+def _update_balances(changes: Mapping[AccountKey, int], locked: Mapping[AccountKey, Account]) -> None:
+    ids = {locked[key].pk: change for key, change in changes.items() if change}
+    if not ids:
+        return
+    delta = Case(*(When(pk=pk, then=Value(change)) for pk, change in ids.items()), output_field=BigIntegerField())
+    Account.objects.filter(pk__in=ids).update(balance=F("balance") + delta)
+    for key, change in changes.items():
+        locked[key].balance += change

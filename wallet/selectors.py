@@ -1,0 +1,66 @@
+"""Reads of the ledger. Balances of wallets and table money are the cached, locked-on-write
+columns; house balances are sums of their append-only entries."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db.models import QuerySet, Sum
+from django.utils import timezone
+
+from accounts.models import User
+from wallet.models import Account, AccountKind, Entry, House
+
+
+def wallet_balance(*, user: User) -> int:
+    """The player's wallet balance in minor units (0 before their first grant)."""
+    account = Account.objects.filter(kind=AccountKind.WALLET, user=user).only("balance").first()
+    return 0 if account is None else account.balance
+
+
+def table_money(*, user: User, table_ref: str) -> int:
+    """The player's table money (escrow) at one table, in minor units."""
+    account = Account.objects.filter(kind=AccountKind.TABLE, user=user, table_ref=table_ref).only("balance").first()
+    return 0 if account is None else account.balance
+
+
+def table_money_list(*, user: User) -> QuerySet[Account]:
+    """The player's table accounts holding coins, by table."""
+    return Account.objects.filter(kind=AccountKind.TABLE, user=user, balance__gt=0).order_by("table_ref")
+
+
+def _start_of(moment: dt.date | dt.datetime, *, next_day: bool = False) -> dt.datetime:
+    if isinstance(moment, dt.datetime):
+        return moment
+    day = moment + dt.timedelta(days=1) if next_day else moment
+    return dt.datetime.combine(day, dt.time.min, tzinfo=timezone.get_current_timezone())
+
+
+def wallet_statement(
+    *, user: User, kind: str | None = None, since: dt.date | dt.datetime | None = None,
+    until: dt.date | dt.datetime | None = None,
+) -> QuerySet[Entry]:
+    """The entries on the player's wallet and table accounts, newest first.
+
+    ``kind`` filters on the transaction kind; ``since`` is inclusive, ``until`` exclusive for a
+    datetime and inclusive for a date (the whole day).
+    """
+    entries = Entry.objects.filter(account__user=user).select_related("transaction", "account")
+    if kind:
+        entries = entries.filter(transaction__kind=kind)
+    if since is not None:
+        entries = entries.filter(transaction__created_at__gte=_start_of(since))
+    if until is not None:
+        entries = entries.filter(transaction__created_at__lt=_start_of(until, next_day=True))
+    return entries.order_by("-id")
+
+
+def house_balances() -> dict[str, int]:
+    """Each house account's balance (the sum of its entries); ``issuance`` is minus the coins issued."""
+    sums = dict(
+        Entry.objects.filter(account__kind=AccountKind.HOUSE)
+        .values_list("account__house")
+        .annotate(total=Sum("amount"))
+        .values_list("account__house", "total")
+    )
+    return {name: int(sums.get(name) or 0) for name in House.values}
