@@ -113,9 +113,23 @@ def _deal(table: Table, seats: list[Seat], stacks: list[int], carry: dict[str, A
     )
     table.hands_played = number
     table.save(update_fields=["hands_played"])
+    if level.game == "thirteen_trio":
+        _sync_presence(hand, seats)
     table_touch(table)
     _after_commit_timer(hand)
     return hand
+
+
+def _sync_presence(hand: Hand, seats: list[Seat]) -> None:
+    """The trio's engine carries who is away from game to game; align it with the seats'
+    heartbeats (a player may have come back, or dropped, between games)."""
+    for index, seat in enumerate(seats):
+        away = not hand.state["seats"][index].get("connected", True)
+        if away != seat.disconnected:
+            action = {"type": "disconnect" if seat.disconnected else "reconnect"}
+            hand.state, _events = engine(hand.game).apply(hand.state, index, action, now=time.time())
+            _log_action(hand, seat=index, user=seat.user, action=action, client_id=None, auto=True)
+    hand.save(update_fields=["state"])
 
 
 def _after_commit_timer(hand: Hand) -> None:
@@ -233,10 +247,10 @@ def _engine_presence(table: Table, user: User, action: dict[str, Any]) -> None:
     seat = hand.seat_of(user.pk) if hand else None
     if hand is None or seat is None:
         return
-    kinds = {a.get("type") for a in engine(hand.game).legal_actions(hand.state, seat)}
-    if action["type"] not in kinds:
-        return
-    state, _events = engine(hand.game).apply(hand.state, seat, action, now=time.time())
+    try:
+        state, _events = engine(hand.game).apply(hand.state, seat, action, now=time.time())
+    except EngineError:
+        return  # nothing to record in this phase (e.g. the game is already over)
     _log_action(hand, seat=seat, user=user, action=action, client_id=None, auto=True)
     _save(table, hand, state)
 

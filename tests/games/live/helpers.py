@@ -93,13 +93,17 @@ class WsPlayer:
             if message["type"] in kinds and where(message):
                 return message
 
-    async def drain(self, timeout: float = 0.3) -> None:
+    async def poll(self, wait: float = 0.02) -> dict[str, Any] | None:
+        """The next message if one arrives soon, else None (without stopping the consumer:
+        a timed-out receive would cancel the application under test)."""
+        if await self.comm.receive_nothing(timeout=wait, interval=0.005):
+            return None
+        return await self.recv()
+
+    async def drain(self, wait: float = 0.3) -> None:
         """Read whatever is pending."""
-        try:
-            while True:
-                await self.recv(timeout=timeout)
-        except TimeoutError:
-            return
+        while await self.poll(wait) is not None:
+            pass
 
     async def state(self) -> dict[str, Any]:
         await self.comm.send_json_to({"type": "sync"})
@@ -116,3 +120,38 @@ async def gather(*coros: Any) -> list[Any]:
 
 def db(fn: Callable[..., Any]) -> Callable[..., Any]:
     return database_sync_to_async(fn)
+
+
+async def play_until_settled(players: list[WsPlayer], hand_id: int, timeout: float = 20) -> dict[str, Any]:
+    """Every player answers its own frames with the bot policy until the hand is settled.
+    Returns the settled frame seen by the first player."""
+    import random
+
+    from games.bots.policy import choose
+
+    rng = random.Random(hand_id)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    sent: set[tuple[int, int, str]] = set()
+    settled: dict[int, dict[str, Any]] = {}
+    while len(settled) < len(players):
+        assert loop.time() < end, "hand did not settle in time"
+        for i, p in enumerate(players):
+            if i in settled:
+                continue
+            message = await p.poll()
+            frame = p.frames[-1] if p.frames else None
+            if frame is None or not frame["hand"] or frame["hand"]["id"] != hand_id:
+                continue
+            if frame["hand"]["status"] != "active":
+                settled[i] = frame
+                continue
+            if message is not None and message["type"] == "error":
+                raise AssertionError(f"player {i} got an error: {message}")
+            action = choose(frame, rng)
+            view = frame["hand"]["view"]
+            key = (i, view["phase_seq"], view["phase"])
+            if action is not None and key not in sent:
+                sent.add(key)
+                await p.comm.send_json_to({"type": "action", "id": uuid.uuid4().hex, "action": action})
+    return settled[0]
