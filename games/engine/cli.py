@@ -90,6 +90,7 @@ def parse_line(raw: bytes, *, first: bool = False) -> dict[str, Any]:
     """Decode one line into a request object, or raise :class:`EngineError` saying why not."""
     if first and raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]  # a UTF-8 byte-order mark some editors put at the start of a file
+    raw = raw.rstrip(b"\r\n")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -99,7 +100,7 @@ def parse_line(raw: bytes, *, first: bool = False) -> dict[str, Any]:
     try:
         request = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise EngineError(f"invalid JSON at column {exc.colno}: {exc.msg}") from exc
+        raise EngineError(f"invalid JSON at column {exc.pos + 1}: {exc.msg}") from exc
     if not isinstance(request, dict):
         kind = "null" if request is None else _JSON_KINDS.get(type(request), type(request).__name__)
         raise EngineError(f"expected a JSON object, got {kind}")
