@@ -7,6 +7,7 @@ the seat's table money (escrow, keyed by the table's ``wallet_ref``), leaving mo
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -53,7 +54,7 @@ def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_i
         user=user, table_ref=table.wallet_ref, amount=buy_in, minimum=table.stake_level.min_buy_in,
         idempotency_key=f"buyin:{table.pk}:{user.pk}:{request_id}", actor=user,
     )
-    seat = Seat.objects.create(table=table, index=seat_index, user=user)
+    seat = Seat.objects.create(table=table, index=seat_index, user=user, last_seen=timezone.now())
     table_touch(table)
     _deal_after_commit(table.pk)
     return seat
@@ -143,6 +144,6 @@ def seat_remove(*, table: Table, seat: Seat, reason: str) -> int:
     from games.broadcast import notify_user
 
     user_id, table_id = seat.user_id, table.pk
-    transaction.on_commit(lambda: notify_user(user_id, table_id, {"type": "removed", "reason": reason}))
+    transaction.on_commit(lambda: notify_user(user_id, table_id, {"event": "removed", "reason": reason}))
     seat.delete()
     return amount

@@ -8,6 +8,7 @@ Redis with separate worker processes.
 
 from __future__ import annotations
 
+import os
 import secrets
 from pathlib import Path
 
@@ -102,7 +103,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test_db.sqlite3")}
+    # A file (live-server tests share it with a server process), one per test run.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test_db_{os.getpid()}.sqlite3")}
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
     DATABASES["default"]["CONN_MAX_AGE"] = 0

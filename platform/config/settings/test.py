@@ -13,3 +13,4 @@ STATIC_ROOT.mkdir(exist_ok=True)  # noqa: F405 - WhiteNoise warns when it is mis
 GAMES_TIMERS = False
 GAMES_START_DELAY = 5  # nothing deals by itself: tests call the services (or the sweeper)
 GAMES_NEXT_HAND_DELAY = 5
+CELERY_EMBEDDED_WORKER = False  # importing config.asgi in a test must not start a worker
