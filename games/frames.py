@@ -17,11 +17,12 @@ from django.utils import timezone
 from games.adapters import engine
 from games.models import Hand
 from tables.models import Seat, Table
+from wallet.selectors import table_money
 
 PROTOCOL_VERSION = 1
 
 
-def _presence(seat: Seat, now: Any) -> dict[str, Any]:
+def _presence(seat: Seat, now: Any, table_ref: str) -> dict[str, Any]:
     window = timedelta(seconds=settings.GAMES_PRESENCE_TIMEOUT)
     online = seat.last_seen is not None and now - seat.last_seen <= window and not seat.disconnected
     return {
@@ -31,6 +32,7 @@ def _presence(seat: Seat, now: Any) -> dict[str, Any]:
         "status": seat.status,
         "connected": online,
         "auto": seat.disconnected,
+        "table_money": table_money(user=seat.user, table_ref=table_ref),
     }
 
 
@@ -69,7 +71,7 @@ def _base(table: Table, seats: list[Seat]) -> dict[str, Any]:
             "min_table_money": level.min_table_money,
             "seats": level.seats,
         },
-        "seats": [_presence(s, now) for s in seats],
+        "seats": [_presence(s, now, table.wallet_ref) for s in seats],
     }
 
 
