@@ -13,8 +13,10 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/accounts/", include("accounts.api_urls")),
+    path("api/wallet/", include("wallet.api_urls")),
     path("api/", include("tables.api_urls")),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("wallet/", include("wallet.urls")),
     path("", HomeView.as_view(), name="home"),
 ]

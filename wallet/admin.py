@@ -1,0 +1,123 @@
+"""Ledger admin: everything read-only. Coins move only through the grant/adjust form, which
+posts a transaction through the wallet services with the admin as the actor."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from wallet import services
+from wallet.errors import WalletError
+from wallet.forms import GrantForm
+from wallet.models import Account, AccountKind, Entry, LedgerTransaction
+from wallet.money import format_coins
+from wallet.selectors import house_balances
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """View only, for everyone: ledger rows are never added, changed or deleted by hand."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    fields = ("account", "amount_coins", "balance_after_coins")
+    readonly_fields = fields
+    can_delete = False
+    extra = 0
+    max_num = 0
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description=gettext_lazy("amount"))
+    def amount_coins(self, entry: Entry) -> str:
+        return format_coins(entry.amount)
+
+    @admin.display(description=gettext_lazy("balance after"))
+    def balance_after_coins(self, entry: Entry) -> str:
+        return "" if entry.balance_after is None else format_coins(entry.balance_after)
+
+
+@admin.register(LedgerTransaction)
+class LedgerTransactionAdmin(ReadOnlyAdmin):
+    list_display = ("id", "created_at", "kind", "reference", "idempotency_key", "actor", "memo")
+    list_filter = ("kind", "created_at")
+    search_fields = ("idempotency_key", "reference", "memo")
+    readonly_fields = ("kind", "idempotency_key", "reference", "actor", "memo", "reverses", "payload",
+                       "payload_hash", "created_at")
+    inlines = [EntryInline]
+    date_hierarchy = "created_at"
+
+
+@admin.register(Entry)
+class EntryAdmin(ReadOnlyAdmin):
+    list_display = ("id", "transaction", "account", "amount", "balance_after")
+    list_select_related = ("transaction", "account")
+    search_fields = ("transaction__reference", "account__user__username", "account__table_ref")
+
+
+@admin.register(Account)
+class AccountAdmin(ReadOnlyAdmin):
+    list_display = ("id", "kind", "user", "table_ref", "house", "balance_coins")
+    list_filter = ("kind", "house")
+    search_fields = ("user__username", "table_ref")
+    readonly_fields = ("kind", "user", "table_ref", "house", "balance", "created_at")
+    change_list_template = "wallet/admin/account_change_list.html"
+
+    @admin.display(description=gettext_lazy("balance"))
+    def balance_coins(self, account: Account) -> str:
+        if account.kind == AccountKind.HOUSE:
+            return format_coins(house_balances()[account.house])
+        return format_coins(account.balance)
+
+    def get_urls(self) -> list[Any]:
+        view = self.admin_site.admin_view(self.grant_view)
+        return [path("grant/", view, name="wallet_account_grant"), *super().get_urls()]
+
+    def grant_view(self, request: HttpRequest) -> HttpResponse:
+        """Grant or adjust a player's coins: one posting, the admin as actor."""
+        if not request.user.has_perm("wallet.post_adjustment"):
+            raise PermissionDenied
+        form = GrantForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                txn = _post_grant(form.cleaned_data, actor=request.user)
+            except WalletError as error:
+                form.add_error(None, error.localized())
+            else:
+                messages.success(request, _("Posted ledger transaction #%(id)s.") % {"id": txn.pk})
+                return HttpResponseRedirect(reverse("admin:wallet_ledgertransaction_change", args=[txn.pk]))
+        context = {**self.admin_site.each_context(request), "form": form, "opts": self.model._meta,
+                   "title": _("Grant or adjust coins")}
+        return TemplateResponse(request, "wallet/admin/grant.html", context)
+
+
+def _post_grant(data: dict[str, Any], *, actor: Any) -> LedgerTransaction:
+    user, amount, reason, key = data["username"], data["amount"], data["reason"], data["idempotency_key"]
+    if data["operation"] == GrantForm.GRANT:
+        return services.wallet_grant(user=user, amount=amount, idempotency_key=key, actor=actor, memo=reason,
+                                     reference=f"admin:{actor.pk}")
+    return services.wallet_adjust(user=user, amount=amount, reason=reason, idempotency_key=key, actor=actor,
+                                  reference=f"admin:{actor.pk}")
