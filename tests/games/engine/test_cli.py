@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import io
-import random
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from games.engine import cli
-from games.engine.registry import GAMES, engine_for
 from games.engine.errors import EngineError
+from games.engine.registry import GAMES, engine_for
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -33,7 +33,12 @@ def run(command: str, lines: list[Any], *, timeout: float = 120) -> tuple[list[d
     chunks = [json.dumps(x).encode() if isinstance(x, dict | list) else x for x in lines]
     data = b"".join((c.encode() if isinstance(c, str) else c) + b"\n" for c in chunks)
     done = subprocess.run(
-        [sys.executable, "-m", "games", command], input=data, cwd=REPO, capture_output=True, timeout=timeout, check=False
+        [sys.executable, "-m", "games", command],
+        input=data,
+        cwd=REPO,
+        capture_output=True,
+        timeout=timeout,
+        check=False,
     )
     assert done.stderr == b"", done.stderr.decode()
     out = done.stdout.decode().splitlines()
@@ -169,7 +174,10 @@ SAMGONG_GOLDEN = {
     "game": "samgong",
     "mode": "all_compare",
     "base": 100,
-    "seats": [{"cards": ["Ks", "Qs", "Jh"], "bet": 1, "stack": 10000}, {"cards": ["2s", "3d", "4d"], "bet": 2, "stack": 10000}],
+    "seats": [
+        {"cards": ["Ks", "Qs", "Jh"], "bet": 1, "stack": 10000},
+        {"cards": ["2s", "3d", "4d"], "bet": 2, "stack": 10000},
+    ],
 }
 
 
@@ -186,7 +194,12 @@ def test_valid_lines_of_every_game_score_and_exit_zero() -> None:
     out, status = run("score", [THIRTEEN_GOLDEN, TRIO_GOLDEN, SAMGONG_GOLDEN])
     assert status == 0
     assert out[0] == {"units": [6, -6], "fouled": [False, False], "natural": [None, None]}
-    assert out[1] == {"units": [4, -2, -2], "fouled": [False, False, False], "coins": [380, -200, -200], "commission": 20}
+    assert out[1] == {
+        "units": [4, -2, -2],
+        "fouled": [False, False, False],
+        "coins": [380, -200, -200],
+        "commission": 20,
+    }
     assert out[2]["coins"] == [600, -600] and out[2]["winner"] == 0
 
 
@@ -276,14 +289,20 @@ def test_arrange_answers_thirteen_and_trio_and_refuses_samgong() -> None:
 
 THIRTEEN_STAKES = [(50, 5), (100, 5), (250, 4), (500, 3), (1000, 3), (2000, 3), (5000, 2)]
 TRIO_BASES = [10_000, 20_000, 30_000, 50_000, 100_000]
-SAMGONG_SEATS = {"all_compare": (2, 5), "pairwise": (2, 6), "banker_bid": (4, 4), "banker_rotate": (4, 4), "house": (1, 8)}
+SAMGONG_SEATS = {
+    "all_compare": (2, 5),
+    "pairwise": (2, 6),
+    "banker_bid": (4, 4),
+    "banker_rotate": (4, 4),
+    "house": (1, 8),
+}
+
+
+RANK_SUIT = [r + s for r in "23456789TJQKA" for s in "dchs"]
 
 
 def strs(cards: list[int]) -> list[str]:
     return [RANK_SUIT[c] for c in cards]
-
-
-RANK_SUIT = [r + s for r in "23456789TJQKA" for s in "dchs"]
 
 
 def random_rows(rng: random.Random, cards: list[str]) -> dict[str, list[str]]:
