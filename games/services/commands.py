@@ -8,9 +8,24 @@ from accounts.models import User
 from games.protocol import Message
 from games.services import hands, seating
 from games.services.errors import PlayError
+from wallet.errors import BelowMinimumBuyIn, InsufficientFunds, WalletError
+
+#: Error codes of wallet refusals (docs/PROTOCOL.md); anything else is ``wallet_refused``.
+WALLET_CODES: dict[type[WalletError], str] = {
+    InsufficientFunds: "insufficient_funds",
+    BelowMinimumBuyIn: "below_minimum_buy_in",
+}
 
 
 def dispatch(table_id: int, user: User, message: Message) -> dict[str, Any]:
+    """Run one request; a wallet refusal becomes a :class:`PlayError` the player can read."""
+    try:
+        return _dispatch(table_id, user, message)
+    except WalletError as exc:
+        raise PlayError(exc.localized(), code=WALLET_CODES.get(type(exc), "wallet_refused")) from exc
+
+
+def _dispatch(table_id: int, user: User, message: Message) -> dict[str, Any]:
     data = message.data
     if message.type == "action":
         return hands.hand_act(table_id=table_id, user=user, action=data["action"], client_id=message.id)
