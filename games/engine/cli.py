@@ -1,4 +1,4 @@
-"""Command-line interface to the engines: ``python -m games score`` and ``python -m games arrange``.
+"""Command-line interface to the engines: ``python -m games score``, ``arrange`` and ``verify``.
 
 Both commands read JSON Lines on standard input and write JSON Lines on standard output,
 in input order, **exactly one output line per input line**, so output line *n* always
@@ -17,6 +17,8 @@ answers input line *n*:
 
 The exit status is 0 when every line succeeded, 1 when at least one line failed, and 2 for
 a usage error (argparse). No Django is imported: this runs anywhere Python 3.11 runs.
+
+``python -m games verify FILE`` checks a hand-history export instead (:mod:`games.engine.verify`).
 """
 
 from __future__ import annotations
@@ -52,6 +54,11 @@ def build_parser() -> argparse.ArgumentParser:
         help='arrange a hand into rows: {"game": "thirteen", "cards": [13 cards]} '
         'or {"game": "thirteen_trio", "cards": [17 cards], "jackpot": "6h"}',
     )
+    verify = sub.add_parser(
+        "verify", help="check an exported hand history file (JSON Lines): seeds, deals, scores, coins, hash chain"
+    )
+    verify.add_argument("file", help="the export to check (- for standard input)")
+    verify.add_argument("--partial", action="store_true", help="a filtered extract: allow gaps in each table's chain")
     return parser
 
 
@@ -60,6 +67,10 @@ def main(argv: Sequence[str] | None = None, stdin: BinaryIO | None = None, stdou
     args = build_parser().parse_args(argv)
     source = stdin if stdin is not None else sys.stdin.buffer
     sink = stdout if stdout is not None else sys.stdout
+    if args.command == "verify":
+        from games.engine.verify import run
+
+        return run(args.file, sink, partial=args.partial, stdin=source)
     return run_lines(args.command, source, sink)
 
 
