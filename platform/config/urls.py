@@ -18,5 +18,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("wallet/", include("wallet.urls")),
+    path("", include("tables.urls")),
     path("", HomeView.as_view(), name="home"),
 ]
