@@ -57,7 +57,7 @@ def hand_start_if_ready(*, table_id: int) -> Hand | None:
     if table.status != Table.Status.OPEN or Hand.objects.filter(table=table, status=Hand.Status.ACTIVE).exists():
         return None
     level = table.stake_level
-    seats = [s for s in seats_locked(table) if s.status == Seat.Status.PLAYING]
+    seats = [s for s in seats_locked(table) if _dealt_in(table, s)]
     low, high = player_limits(level)
     if len(seats) < low:
         return None
@@ -70,6 +70,15 @@ def hand_start_if_ready(*, table_id: int) -> Hand | None:
         table_touch(table)
         return None
     return _deal(table, seats, stacks, carry)
+
+
+def _dealt_in(table: Table, seat: Seat) -> bool:
+    """Playing seats, and in the trio a leaver whose set is still running (auto-played)."""
+    if seat.status == Seat.Status.PLAYING:
+        return True
+    from games.services.seating import trio_set_running
+
+    return seat.status == Seat.Status.LEAVING and trio_set_running(table, seat.user_id)
 
 
 def _engine_carry(table: Table, seats: list[Seat]) -> dict[str, Any] | None:

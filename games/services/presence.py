@@ -19,10 +19,10 @@ def seat_heartbeat(*, table_id: int, user: User) -> bool:
     """Record a heartbeat; a seat that was marked disconnected comes back. Returns whether
     the user is seated here."""
     now = timezone.now()
-    seat = Seat.objects.filter(table_id=table_id, user=user).values("last_seen", "disconnected").first()
+    seat = Seat.objects.filter(table_id=table_id, user=user).values("last_seen", "disconnected", "status").first()
     if seat is None:
         return False
-    if seat["disconnected"]:
+    if seat["disconnected"] and seat["status"] != Seat.Status.LEAVING:
         _reconnect(table_id=table_id, user=user)
     elif seat["last_seen"] is None or now - seat["last_seen"] >= HEARTBEAT_WRITE_EVERY:
         first = seat["last_seen"] is None

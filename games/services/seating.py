@@ -112,7 +112,9 @@ def seat_leave(*, table_id: int, user: User) -> bool:
     seat = _my_seat(table, user)
     if _in_hand(table, user) or trio_set_running(table, user.pk):
         seat.status = Seat.Status.LEAVING
-        seat.save(update_fields=["status"])
+        # The trio counts leaving mid-set as disconnecting: auto-played to the end of the set.
+        seat.disconnected = seat.disconnected or table.stake_level.game == "thirteen_trio"
+        seat.save(update_fields=["status", "disconnected"])
         from games.services.hands import hand_player_left
 
         hand_player_left(table=table, user=user)
