@@ -49,6 +49,8 @@ _BACKS = 10  # strongest distinct backs tried
 _MIDDLES = 8  # strongest distinct middles tried under each back
 _PER_SHAPE = 2  # rows kept per made shape (category and top two made ranks)
 
+_QUADS_KEY = poker.QUADS << poker.CAT_SHIFT  # keys from here up are quads or straight flushes
+
 Combo = tuple[int, int]  # (key, bitmask over the 17 card positions)
 
 
@@ -94,22 +96,24 @@ class _Hand:
         self.fives: list[Combo] = sorted(keyed, reverse=True)
         partners = [i for i, c in enumerate(self.cards) if rank_of(c) == rank_of(jackpot) and c != jackpot]
         self.jackpot_mask = _mask(partners) if len(partners) == 3 else -1
+        jm = self.jackpot_mask
+        self.special = {mask for key, mask in self.fives if key >= _QUADS_KEY or (jm != -1 and mask & jm == jm)}
         by_rank: dict[int, list[int]] = {}
         for i, c in enumerate(self.cards):
             by_rank.setdefault(rank_of(c), []).append(i)
-        self.trips = [_mask(t) for idx in by_rank.values() if len(idx) >= 3 for t in combinations(idx, 3)]
+        # one set of trips per rank that has three or four cards: worth keeping for the front
+        self.trips = [_mask(idx[:3]) for idx in by_rank.values() if len(idx) >= 3]
 
     def has_jackpot(self, mask: int) -> bool:
         return self.jackpot_mask != -1 and mask & self.jackpot_mask == self.jackpot_mask
 
     def row_specials(self, key: int, mask: int) -> int:
-        special = poker.category(key) in (poker.QUADS, poker.STRAIGHT_FLUSH)
-        return int(special) + int(self.has_jackpot(mask))
+        return int(key >= _QUADS_KEY) + int(self.has_jackpot(mask))
 
     def candidates(self, pool: list[Combo], limit: int) -> list[Combo]:
         """Distinct strong rows of ``pool``, rows with specials, and rows sparing trips for the front."""
         found = _diverse(pool, limit)
-        found += [c for c in pool if self.row_specials(*c)][:4]
+        found += [c for c in pool if c[1] in self.special][:4]
         for trips in self.trips:
             found += _diverse((c for c in pool if not c[1] & trips), 2)
         return list(dict.fromkeys(found))

@@ -15,7 +15,21 @@ from games.engine.thirteen_trio.rules import role
 from tests.games.engine.thirteen_trio.helpers import SEED, seats, start
 
 # 頭 1, 對 2, 尾 3, 頭 4, 對 5, 尾 6, ... (seed 003 item 1)
-COUNT = {1: "頭", 2: "對", 3: "尾", 4: "頭", 5: "對", 6: "尾", 7: "頭", 8: "對", 9: "尾", 10: "頭", 11: "對", 12: "尾", 13: "頭"}
+COUNT = {
+    1: "頭",
+    2: "對",
+    3: "尾",
+    4: "頭",
+    5: "對",
+    6: "尾",
+    7: "頭",
+    8: "對",
+    9: "尾",
+    10: "頭",
+    11: "對",
+    12: "尾",
+    13: "頭",
+}
 
 
 def test_card_values_run_ace_1_to_king_13() -> None:

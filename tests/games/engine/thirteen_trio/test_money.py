@@ -63,7 +63,12 @@ def test_unknown_or_bad_rules_are_refused() -> None:
 
 def test_the_penalty_is_half_a_base_40_40_20() -> None:
     # 斷線者將加罰底數一半之點數，由未斷線的兩位玩家各分得40%，系統收取20%
-    assert penalty(base=10_000, payer=2, head=0) == {"seat": 2, "amount": 5_000, "coins": [2_000, 2_000, -5_000], "house": 1_000}
+    assert penalty(base=10_000, payer=2, head=0) == {
+        "seat": 2,
+        "amount": 5_000,
+        "coins": [2_000, 2_000, -5_000],
+        "house": 1_000,
+    }
     assert penalty(base=100, payer=0, head=1) == {"seat": 0, "amount": 50, "coins": [-50, 20, 20], "house": 10}
 
 

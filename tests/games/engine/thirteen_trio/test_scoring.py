@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine.thirteen_trio.scoring import is_foul, next_head, row_keys, score_hands, shoots, specials
-from tests.games.engine.thirteen_trio.helpers import assert_one_deck, card, hand
+from tests.games.engine.thirteen_trio.helpers import MIDDLING, STRONG, WEAK, assert_one_deck, card, hand
 
 # -- shoots between two hands (打槍): wins ≥ 1 row and loses none ------------------------------
 
@@ -57,9 +57,6 @@ def test_a_hand_is_fouled_unless_back_beats_middle_beats_front_equal_allowed() -
 
 # -- three hands: home run, fouls ---------------------------------------------------------------
 
-STRONG = hand("Qc Qd 2h", "3s 3h 4s 4c Kh", "Jd Js Jh 6s 6h")  # pair / two pair / full house
-MIDDLING = hand("5h 7c 8s", "9c 9d 2s 3c 4d", "Tc Td 7s 7d Ah")  # 8 high / pair / two pair
-WEAK = hand("2c 3d 4h", "5c 6d 7h 9s Jc", "8c 8d Ts Qh Kd")  # 4 high / J high / pair
 FOULED = hand("Ac Ad As", "2d 3h 5s 6c 9h", "Kc Ks Qs 4c 5d")  # trips over a high-card middle
 FOULED_2 = hand("Jd Jh Js", "2h 3s 4s 6h 8h", "Th Qd Qc Kh 6s")
 FOULED_3 = hand("8c 8d Kd", "2c 3d 4h 5c 7h", "6d 9s Jc Ts Qh")  # WEAK's cards, fouled
