@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games.adapters import engine
 from games.models import Hand
+from history.services import hand_record_write
 from tables.models import Seat, Table
 from wallet import services as wallet
 
@@ -46,6 +47,7 @@ def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
     hand.result = result
     hand.deadline = None
     hand.save()
+    hand_record_write(hand=hand)
     table.carry = {"engine": engine(hand.game).carry_over(hand.state), "players": [p["user"] for p in hand.players]}
     table.save(update_fields=["carry"])
     _release_leavers(table)

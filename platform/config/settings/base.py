@@ -57,6 +57,8 @@ INSTALLED_APPS = [
     "wallet",
     "tables",
     "games",
+    "history",
+    "disputes",
 ]
 
 MIDDLEWARE = [

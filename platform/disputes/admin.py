@@ -1,0 +1,138 @@
+"""The dispute review queue in Django admin.
+
+Each dispute shows the hand's replay, its complete record, the action timeline (automatic
+plays and disconnections marked) and the hand's ledger entries. Reviewers act through the
+form's decision field, which calls :mod:`disputes.services` (the dispute's own fields are
+read-only, history is never edited); auditors see the same pages without the form.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
+
+from disputes.models import Dispute, DisputeEvent
+from disputes.selectors import dispute_ledger_entries, dispute_queue
+from disputes.services import DisputeError, can_review, dispute_note, dispute_resolve, dispute_review_start
+from history.admin import record_json, replay_html
+from wallet.money import parse_coins
+
+DECISIONS = [
+    ("", "—"),
+    ("review", _("Take under review")),
+    ("note", _("Add a note")),
+    ("uphold", _("Uphold")),
+    ("reject", _("Reject")),
+]
+
+
+class DisputeDecisionForm(forms.ModelForm):  # type: ignore[type-arg]
+    decision = forms.ChoiceField(label=_("decision"), choices=DECISIONS, required=False)
+    message = forms.CharField(
+        label=_("reason or note"), required=False, widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_("Upheld or rejected: the reason the player sees. Review or note: kept in the log."),
+    )
+    compensation_coins = forms.CharField(
+        label=_("compensation (coins)"), required=False, help_text=_("Upheld only, e.g. 12.50; paid from the bank."),
+    )
+
+    class Meta:
+        model = Dispute
+        fields: list[str] = []
+
+    def clean_compensation_coins(self) -> int:
+        text = (self.cleaned_data.get("compensation_coins") or "").strip()
+        if not text:
+            return 0
+        try:
+            amount = parse_coins(text)
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+        if amount < 0:
+            raise forms.ValidationError(_("A compensation cannot be negative."))
+        return amount
+
+
+class DisputeEventInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = DisputeEvent
+    extra = 0
+    can_delete = False
+    fields = ("at", "kind", "actor", "from_status", "to_status", "note", "data")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Dispute)
+class DisputeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    form = DisputeDecisionForm
+    list_display = ("id", "status", "category", "player", "record", "opened_at", "resolved_at")
+    list_filter = ("status", "category")
+    search_fields = ("player__username", "=record__hand__id", "=id")
+    inlines = [DisputeEventInline]
+    readonly = ("player", "record", "category", "text", "status", "reason", "compensation",
+                "compensation_transaction_id", "opened_at", "resolved_at", "resolved_by", "replay",
+                "ledger_entries", "full_record")
+    readonly_fields = readonly
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Dispute]:
+        return dispute_queue()
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        decision = ["decision", "message", "compensation_coins"] if can_review(request.user) else []
+        return [*self.readonly[:11], *decision, *self.readonly[11:]]
+
+    @admin.display(description=_("replay and timeline"))
+    def replay(self, obj: Dispute) -> SafeString:
+        return replay_html(obj.record)
+
+    @admin.display(description=_("ledger entries"))
+    def ledger_entries(self, obj: Dispute) -> SafeString:
+        return render_to_string("disputes/_ledger_entries.html", {"entries": dispute_ledger_entries(dispute=obj)})  # type: ignore[return-value]
+
+    @admin.display(description=_("complete record"))
+    def full_record(self, obj: Dispute) -> SafeString:
+        return record_json(obj.record)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # players open disputes on their hands
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return can_review(request.user)
+
+    def save_model(self, request: HttpRequest, obj: Dispute, form: DisputeDecisionForm, change: bool) -> None:
+        """Carry out the decision through the services; the form itself saves nothing."""
+        data = form.cleaned_data
+        actor, text = request.user, data.get("message") or ""
+        actions = {
+            "review": lambda: dispute_review_start(dispute=obj, actor=actor, note=text),
+            "note": lambda: dispute_note(dispute=obj, actor=actor, note=text),
+            "uphold": lambda: dispute_resolve(dispute=obj, actor=actor, upheld=True, reason=text,
+                                              compensation=data.get("compensation_coins") or 0),
+            "reject": lambda: dispute_resolve(dispute=obj, actor=actor, upheld=False, reason=text,
+                                              compensation=data.get("compensation_coins") or 0),
+        }
+        action = actions.get(data.get("decision") or "")
+        if action is None:
+            return
+        try:
+            action()
+        except DisputeError as exc:
+            messages.error(request, str(exc))
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        """Events are written by the services only."""

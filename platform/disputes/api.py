@@ -1,0 +1,165 @@
+"""Disputes API.
+
+* ``GET /api/disputes/`` — the player's disputes (auditors and staff: all);
+* ``POST /api/disputes/`` — open one: ``{"record": id, "category": ..., "text": ...}``;
+* ``GET /api/disputes/<id>/`` — one dispute with its log (reviewers' notes only for staff and auditors);
+* ``POST /api/disputes/<id>/review/`` — staff: take it under review (``{"note": ...}``);
+* ``POST /api/disputes/<id>/resolve/`` — staff: ``{"outcome": "upheld"|"rejected", "reason": ...,
+  "compensation": minor units}``.
+Auditors may read everything and change nothing (403 on every write).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import APIException, NotFound, PermissionDenied
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import BasePermission, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.roles import is_auditor
+from disputes.models import Dispute
+from disputes.selectors import dispute_events_for, dispute_get_for, dispute_list_for
+from disputes.services import (
+    DisputeError,
+    NotAllowed,
+    can_review,
+    dispute_open,
+    dispute_resolve,
+    dispute_review_start,
+)
+from history.models import HandRecord
+from history.selectors import can_read_all
+
+PUBLIC_NOTES = ("upheld", "rejected")
+
+
+class Refused(APIException):
+    status_code = status.HTTP_400_BAD_REQUEST
+
+
+def call(service: Any, **kwargs: Any) -> Any:
+    """Run a service; its refusals become 403 (not allowed) or 400 (with the reason)."""
+    try:
+        return service(**kwargs)
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except DisputeError as exc:
+        raise Refused(detail=str(exc), code=exc.code) from exc
+
+
+class IsDisputeReviewer(BasePermission):
+    message = "Only staff who review disputes may change them."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return can_review(request.user)
+
+
+class EventSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    kind = serializers.CharField()
+    at = serializers.DateTimeField()
+    actor = serializers.IntegerField(source="actor_id", allow_null=True)
+    from_status = serializers.CharField()
+    to_status = serializers.CharField()
+    note = serializers.CharField()
+    data = serializers.JSONField()
+
+
+class DisputeOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    record = serializers.IntegerField(source="record_id")
+    hand = serializers.IntegerField(source="record.hand_id")
+    player = serializers.IntegerField(source="player_id")
+    category = serializers.CharField()
+    text = serializers.CharField()
+    status = serializers.CharField()
+    reason = serializers.CharField()
+    compensation = serializers.IntegerField()
+    compensation_transaction = serializers.IntegerField(source="compensation_transaction_id", allow_null=True)
+    opened_at = serializers.DateTimeField()
+    resolved_at = serializers.DateTimeField(allow_null=True)
+
+
+def _detail(dispute: Dispute, request: Request) -> dict[str, Any]:
+    data = dict(DisputeOutputSerializer(dispute).data)
+    events = EventSerializer(dispute_events_for(dispute=dispute, user=request.user), many=True).data
+    if not can_read_all(request.user):  # the reviewers' working notes stay internal; the reason is shown
+        events = [{**e, "note": e["note"] if e["kind"] in PUBLIC_NOTES else ""} for e in events]
+    data["events"] = events
+    return data
+
+
+class DisputeListApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+        record = serializers.IntegerField()
+        category = serializers.ChoiceField(choices=Dispute.Category.choices)
+        text = serializers.CharField(max_length=4000)
+
+    @extend_schema(responses=DisputeOutputSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(dispute_list_for(user=request.user), request, view=self)
+        return paginator.get_paginated_response(DisputeOutputSerializer(page, many=True).data)
+
+    @extend_schema(request=InputSerializer, responses={201: DisputeOutputSerializer})
+    def post(self, request: Request) -> Response:
+        if is_auditor(request.user):
+            raise PermissionDenied("Auditors read disputes; they do not open them.")
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        record = HandRecord.objects.filter(pk=data.validated_data["record"]).first()
+        if record is None:
+            raise NotFound()
+        dispute = call(dispute_open, player=request.user, record=record, category=data.validated_data["category"],
+                       text=data.validated_data["text"])
+        return Response(_detail(dispute, request), status=status.HTTP_201_CREATED)
+
+
+class DisputeDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=DisputeOutputSerializer)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(_detail(dispute_get_for(user=request.user, pk=pk), request))
+
+
+class DisputeReviewApi(APIView):
+    permission_classes = [IsDisputeReviewer]
+
+    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+        note = serializers.CharField(required=False, allow_blank=True, default="")
+
+    @extend_schema(request=InputSerializer, responses=DisputeOutputSerializer)
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        dispute = dispute_get_for(user=request.user, pk=pk)
+        dispute = call(dispute_review_start, dispute=dispute, actor=request.user, note=data.validated_data["note"])
+        return Response(_detail(dispute, request))
+
+
+class DisputeResolveApi(APIView):
+    permission_classes = [IsDisputeReviewer]
+
+    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+        outcome = serializers.ChoiceField(choices=["upheld", "rejected"])
+        reason = serializers.CharField(max_length=4000)
+        compensation = serializers.IntegerField(min_value=0, default=0)
+
+    @extend_schema(request=InputSerializer, responses=DisputeOutputSerializer)
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        dispute = call(
+            dispute_resolve, dispute=dispute_get_for(user=request.user, pk=pk), actor=request.user,
+            upheld=values["outcome"] == "upheld", reason=values["reason"], compensation=values["compensation"],
+        )
+        return Response(_detail(dispute, request))

@@ -1,0 +1,60 @@
+"""Reading disputes: players see their own, auditors and staff see every dispute."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Case, IntegerField, QuerySet, Value, When
+from django.http import Http404
+
+from disputes.models import Dispute, DisputeEvent
+from history.selectors import AnyUser, can_read_all
+from wallet.models import Entry
+
+#: Events a player sees on their dispute (reviewers' notes stay internal).
+PLAYER_EVENTS = (DisputeEvent.Kind.OPENED, DisputeEvent.Kind.REVIEW, DisputeEvent.Kind.UPHELD,
+                 DisputeEvent.Kind.REJECTED, DisputeEvent.Kind.COMPENSATED)
+
+
+def dispute_list_for(*, user: AnyUser) -> QuerySet[Dispute]:
+    disputes = Dispute.objects.select_related("record", "record__table", "player")
+    if not can_read_all(user):
+        disputes = disputes.filter(player_id=user.pk)
+    return disputes.order_by("-id")
+
+
+def dispute_queue() -> QuerySet[Dispute]:
+    """The review queue: open and under review first, oldest first."""
+    pending = Case(
+        When(status=Dispute.Status.OPEN, then=Value(0)), When(status=Dispute.Status.UNDER_REVIEW, then=Value(1)),
+        default=Value(2), output_field=IntegerField(),
+    )
+    return Dispute.objects.select_related("record", "player").annotate(queue=pending).order_by("queue", "opened_at")
+
+
+def dispute_get_for(*, user: AnyUser, pk: int) -> Dispute:
+    """The dispute if ``user`` opened it or reads everything; 404 otherwise."""
+    dispute = Dispute.objects.select_related("record", "player").filter(pk=pk).first()
+    if dispute is None or not user.is_authenticated:
+        raise Http404
+    if dispute.player_id != user.pk and not can_read_all(user):
+        raise Http404
+    return dispute
+
+
+def dispute_events_for(*, dispute: Dispute, user: AnyUser) -> QuerySet[DisputeEvent]:
+    events = dispute.events.select_related("actor").order_by("id")
+    if not can_read_all(user):
+        events = events.filter(kind__in=PLAYER_EVENTS)
+    return events
+
+
+def dispute_ledger_entries(*, dispute: Dispute) -> list[dict[str, Any]]:
+    """The hand's settlement entries and the dispute's compensation entries."""
+    ids = [i for i in (dispute.record.ledger_transaction_id, dispute.compensation_transaction_id) if i]
+    entries = Entry.objects.filter(transaction_id__in=ids).select_related("account", "transaction").order_by("id")
+    return [
+        {"transaction": e.transaction_id, "kind": e.transaction.kind, "account": str(e.account), "amount": e.amount,
+         "at": e.transaction.created_at}
+        for e in entries
+    ]

@@ -1,0 +1,148 @@
+"""Disputes: a player opens one on a hand they played; staff review and resolve it.
+
+Statuses move open → under review → upheld / rejected, nothing else. Resolving never
+touches the hand's history: an upheld dispute may pay a compensation through
+:func:`wallet.services.wallet_compensate` (kind ``dispute_compensation``, reference
+``dispute:<id>``, idempotent on the dispute). Every change writes a :class:`DisputeEvent`
+with its actor and time. Auditors read everything and change nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from accounts.roles import is_auditor
+from disputes.models import Dispute, DisputeEvent
+from history.models import HandRecord, HandRecordSeat
+from wallet import services as wallet
+
+MAX_TEXT = 4000
+
+
+class DisputeError(Exception):
+    """A refused request, with a message the player or reviewer can read."""
+
+    code = "refused"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        if code:
+            self.code = code
+
+
+class NotAllowed(DisputeError):
+    code = "forbidden"
+
+
+def window() -> dt.timedelta:
+    """How long after a hand its players may open a dispute (``DISPUTE_WINDOW_DAYS``, default 30)."""
+    return dt.timedelta(days=int(getattr(settings, "DISPUTE_WINDOW_DAYS", 30)))
+
+
+def can_review(user: Any) -> bool:
+    """Staff with the change permission on disputes; never an auditor (read-only by role)."""
+    if not (user.is_authenticated and user.is_active and user.is_staff):
+        return False
+    return bool(user.has_perm("disputes.change_dispute")) and not is_auditor(user)
+
+
+def _event(dispute: Dispute, kind: str, actor: User | None, *, before: str = "", note: str = "",
+           data: dict[str, Any] | None = None) -> DisputeEvent:
+    return DisputeEvent.objects.create(
+        dispute=dispute, kind=kind, actor=actor, from_status=before, to_status=dispute.status, note=note,
+        data=data or {},
+    )
+
+
+def _text(value: str, field: str) -> str:
+    text = (value or "").strip()
+    if not text:
+        raise DisputeError(_("Please write %(field)s.") % {"field": field})
+    if len(text) > MAX_TEXT:
+        raise DisputeError(_("Please keep it under %(count)d characters.") % {"count": MAX_TEXT})
+    return text
+
+
+@transaction.atomic
+def dispute_open(*, player: User, record: HandRecord, category: str, text: str) -> Dispute:
+    """Open a dispute on a hand ``player`` played, within the dispute window."""
+    if not HandRecordSeat.objects.filter(record=record, user=player).exists():
+        raise NotAllowed(_("You can only open a dispute on a hand you played."))
+    if timezone.now() - record.finished_at > window():
+        days = window().days
+        raise DisputeError(_("Disputes must be opened within %(days)d days of the hand.") % {"days": days},
+                           code="too_late")
+    if category not in Dispute.Category.values:
+        raise DisputeError(_("Please choose a category."))
+    body = _text(text, _("what happened"))
+    if Dispute.objects.filter(record=record, player=player).exists():
+        raise DisputeError(_("You already opened a dispute on this hand."), code="duplicate")
+    dispute = Dispute.objects.create(record=record, player=player, category=category, text=body)
+    _event(dispute, DisputeEvent.Kind.OPENED, player, data={"category": category})
+    return dispute
+
+
+def _locked(dispute: Dispute, actor: User) -> Dispute:
+    if not can_review(actor):
+        raise NotAllowed(_("Only staff who review disputes may change them."))
+    return Dispute.objects.select_for_update().get(pk=dispute.pk)
+
+
+@transaction.atomic
+def dispute_review_start(*, dispute: Dispute, actor: User, note: str = "") -> Dispute:
+    """open → under review."""
+    locked = _locked(dispute, actor)
+    if locked.status != Dispute.Status.OPEN:
+        raise DisputeError(_("Only an open dispute can be taken under review."), code="status")
+    locked.status = Dispute.Status.UNDER_REVIEW
+    locked.save(update_fields=["status"])
+    _event(locked, DisputeEvent.Kind.REVIEW, actor, before=Dispute.Status.OPEN, note=note.strip())
+    return locked
+
+
+@transaction.atomic
+def dispute_note(*, dispute: Dispute, actor: User, note: str) -> DisputeEvent:
+    """A reviewer's note on the dispute's log (not shown to the player)."""
+    locked = _locked(dispute, actor)
+    return _event(locked, DisputeEvent.Kind.NOTE, actor, before=locked.status, note=_text(note, _("a note")))
+
+
+@transaction.atomic
+def dispute_resolve(*, dispute: Dispute, actor: User, upheld: bool, reason: str, compensation: int = 0) -> Dispute:
+    """under review → upheld (optionally with a compensation) or rejected.
+
+    1. Lock the dispute; it must be under review; a reason is required (the player sees it).
+    2. Upheld with ``compensation`` > 0: one wallet transaction pays the player, keyed on the
+       dispute so a retry pays once; the hand record is never touched.
+    3. Status, reason, resolver and time are saved; the payment and the decision are logged.
+    """
+    locked = _locked(dispute, actor)
+    if locked.status != Dispute.Status.UNDER_REVIEW:
+        raise DisputeError(_("Take the dispute under review before resolving it."), code="status")
+    why = _text(reason, _("the reason"))
+    if isinstance(compensation, bool) or not isinstance(compensation, int) or compensation < 0:
+        raise DisputeError(_("A compensation is a whole, non-negative number of minor units."))
+    if compensation and not upheld:
+        raise DisputeError(_("Only an upheld dispute can be compensated."))
+    before = locked.status
+    locked.status = Dispute.Status.UPHELD if upheld else Dispute.Status.REJECTED
+    if compensation:
+        tx = wallet.wallet_compensate(
+            user=locked.player, amount=compensation, dispute_ref=f"dispute:{locked.pk}",
+            idempotency_key=f"dispute:{locked.pk}:compensation", actor=actor, memo=why[:500],
+        )
+        locked.compensation, locked.compensation_transaction_id = compensation, tx.pk
+        _event(locked, DisputeEvent.Kind.COMPENSATED, actor, before=before,
+               data={"amount": compensation, "transaction": tx.pk})
+    locked.reason, locked.resolved_at, locked.resolved_by = why, timezone.now(), actor
+    locked.save()
+    kind = DisputeEvent.Kind.UPHELD if upheld else DisputeEvent.Kind.REJECTED
+    _event(locked, kind, actor, before=before, note=why)
+    return locked

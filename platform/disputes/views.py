@@ -1,0 +1,59 @@
+"""Player pages: open a dispute on one of your hands, list your disputes, see the outcome."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.db.models import QuerySet
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.generic import FormView, ListView, TemplateView
+
+from disputes.forms import DisputeOpenForm
+from disputes.models import Dispute
+from disputes.selectors import dispute_events_for, dispute_get_for, dispute_list_for
+from disputes.services import DisputeError, dispute_open, window
+from history.models import HandRecord
+
+
+class DisputeListView(LoginRequiredMixin, ListView):  # type: ignore[type-arg]
+    template_name = "disputes/dispute_list.html"
+    context_object_name = "disputes"
+    paginate_by = 30
+
+    def get_queryset(self) -> QuerySet[Dispute]:
+        return dispute_list_for(user=self.request.user)
+
+
+class DisputeOpenView(LoginRequiredMixin, FormView):  # type: ignore[type-arg]
+    template_name = "disputes/dispute_open.html"
+    form_class = DisputeOpenForm
+
+    def record(self) -> HandRecord:
+        return get_object_or_404(HandRecord, pk=self.kwargs["record"], seats__user=self.request.user)
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return super().get_context_data(record=self.record(), window_days=window().days, **kwargs)
+
+    def form_valid(self, form: DisputeOpenForm) -> HttpResponse:
+        try:
+            dispute = dispute_open(player=self.request.user, record=self.record(),  # type: ignore[arg-type]
+                                   category=form.cleaned_data["category"], text=form.cleaned_data["text"])
+        except DisputeError as exc:
+            form.add_error(None, str(exc))
+            return self.form_invalid(form)
+        messages.success(self.request, _("Your dispute was opened. We will review it."))
+        return HttpResponseRedirect(reverse("dispute-detail", args=[dispute.pk]))
+
+
+class DisputeDetailView(LoginRequiredMixin, TemplateView):
+    template_name = "disputes/dispute_detail.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        dispute = dispute_get_for(user=self.request.user, pk=kwargs["pk"])
+        events = dispute_events_for(dispute=dispute, user=self.request.user)
+        return super().get_context_data(dispute=dispute, events=events, **kwargs)

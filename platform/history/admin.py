@@ -1,0 +1,79 @@
+"""Hand records in Django admin: read-only for everyone (records are immutable), with the
+replay, the complete record, and streamed exports of the selected records."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest, StreamingHttpResponse
+from django.template.loader import render_to_string
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
+
+from history.exports.stream import export_lines, export_response
+from history.models import HandRecord
+from history.replay import replay
+from history.selectors import record_with_hash
+
+
+def replay_html(record: HandRecord) -> SafeString:
+    """The complete record's replay, as on the player's page but with every card."""
+    return render_to_string("history/_admin_replay.html", {"replay": replay(record_with_hash(record))})  # type: ignore[return-value]
+
+
+def record_json(record: HandRecord) -> SafeString:
+    return format_html('<pre style="white-space:pre-wrap;max-height:40em;overflow:auto">{}</pre>',
+                       json.dumps(record_with_hash(record), indent=2, ensure_ascii=False, sort_keys=True))
+
+
+def _export(fmt: str, label: str) -> Any:
+    @admin.action(description=label, permissions=["view"])
+    def action(
+        modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[HandRecord]  # type: ignore[type-arg]
+    ) -> StreamingHttpResponse:
+        return export_response(request, export_lines(queryset.order_by("id"), fmt), fmt=fmt, filename="hands")
+
+    action.__name__ = f"export_{fmt}"
+    return action
+
+
+@admin.register(HandRecord)
+class HandRecordAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("id", "finished_at", "game", "stake_level", "table", "number", "chain_seq", "short_hash")
+    list_filter = ("game", "stake_level")
+    list_select_related = ("stake_level", "table")
+    date_hierarchy = "finished_at"
+    search_fields = ("=hash", "=hand__id", "seats__user__username")
+    actions = [
+        _export("jsonl", _("Export selected hands (JSON Lines)")),
+        _export("text", _("Export selected hands (text)")),
+        _export("csv", _("Export selected hands (CSV)")),
+    ]
+    fields = ("hand", "table", "stake_level", "game", "number", "chain_seq", "prev_hash", "hash", "started_at",
+              "finished_at", "ledger_transaction_id", "recorded_at", "replay", "record")
+    readonly_fields = fields
+
+    @admin.display(description=_("hash"))
+    def short_hash(self, obj: HandRecord) -> str:
+        return obj.hash[:12]
+
+    @admin.display(description=_("replay"))
+    def replay(self, obj: HandRecord) -> SafeString:
+        return replay_html(obj)
+
+    @admin.display(description=_("record"))
+    def record(self, obj: HandRecord) -> SafeString:
+        return record_json(obj)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,130 @@
+"""Reading hand records: who may see what, filters for exports, the viewer's copy of a record."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import F, Max, QuerySet
+from django.http import Http404
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from accounts.roles import is_auditor
+from history.models import HandRecord
+from history.record import player_copy
+
+AnyUser = AbstractBaseUser | AnonymousUser
+
+
+def can_read_all(user: AnyUser) -> bool:
+    """Auditors and staff read complete records; players read their own hands, redacted."""
+    if not user.is_authenticated:
+        return False
+    return bool(getattr(user, "is_superuser", False) or getattr(user, "is_staff", False) or is_auditor(user))
+
+
+def parse_moment(text: str, *, end: bool = False) -> dt.datetime:
+    """An ISO date or date-time. A bare date is the start of that day (UTC), or with
+    ``end`` the start of the next day, so ``until=2026-01-31`` includes the 31st."""
+    moment = parse_datetime(text)
+    if moment is not None:
+        return moment if timezone.is_aware(moment) else timezone.make_aware(moment, dt.UTC)
+    day = parse_date(text)
+    if day is None:
+        raise ValueError(_("Expected a date (2026-01-31) or a date and time (2026-01-31T12:00:00Z)."))
+    if end:
+        day += dt.timedelta(days=1)
+    return dt.datetime.combine(day, dt.time.min, tzinfo=dt.UTC)
+
+
+def user_lookup(value: str | int) -> User | None:
+    """A player by id or username."""
+    text = str(value).strip()
+    if text.isdigit():
+        return User.objects.filter(pk=int(text)).first()
+    return User.objects.filter(username=text).first()
+
+
+@dataclass(frozen=True)
+class RecordFilter:
+    since: dt.datetime | None = None
+    until: dt.datetime | None = None
+    game: str | None = None
+    stake_level: int | None = None
+    table: int | None = None
+    player: int | None = None
+
+
+def hand_record_filter(filters: RecordFilter) -> QuerySet[HandRecord]:
+    """Records finished in ``[since, until)`` of a game, stake level, table and player, oldest first
+    (insertion order, so each table's chain reads in order)."""
+    records = HandRecord.objects.all()
+    if filters.since is not None:
+        records = records.filter(finished_at__gte=filters.since)
+    if filters.until is not None:
+        records = records.filter(finished_at__lt=filters.until)
+    if filters.game:
+        records = records.filter(game=filters.game)
+    if filters.stake_level is not None:
+        records = records.filter(stake_level_id=filters.stake_level)
+    if filters.table is not None:
+        records = records.filter(table_id=filters.table)
+    if filters.player is not None:
+        records = records.filter(seats__user_id=filters.player)
+    return records.order_by("id")
+
+
+def hand_record_list_for_player(*, user: User) -> QuerySet[HandRecord]:
+    """The player's recorded hands, newest first, each with ``my_seat`` and ``my_coins``."""
+    return (
+        HandRecord.objects.filter(seats__user=user)
+        .annotate(my_seat=F("seats__seat"), my_coins=F("seats__coins"))
+        .select_related("table", "stake_level")
+        .order_by("-id")
+    )
+
+
+def record_with_hash(record: HandRecord) -> dict[str, Any]:
+    body = record.body
+    body["hash"] = record.hash
+    return body
+
+
+def hand_record_for_viewer(*, user: AnyUser, pk: int) -> tuple[HandRecord, dict[str, Any]]:
+    """The record and the body ``user`` may see: complete for auditors and staff, the
+    player's copy for a player of the hand, and 404 for anyone else (no hint it exists)."""
+    record = HandRecord.objects.select_related("table", "stake_level").filter(pk=pk).first()
+    if record is None or not user.is_authenticated:
+        raise Http404
+    if can_read_all(user):
+        return record, record_with_hash(record)
+    seat = record.seats.filter(user_id=user.pk).values_list("seat", flat=True).first()
+    if seat is None:
+        raise Http404
+    return record, player_copy(record_with_hash(record), seat)
+
+
+def chain_heads() -> list[dict[str, Any]]:
+    """Each table's last record (position and hash): what an export's chain must end with."""
+    heads = HandRecord.objects.values("table_id").annotate(seq=Max("chain_seq")).order_by("table_id")
+    wanted = {(h["table_id"], h["seq"]) for h in heads}
+    rows = HandRecord.objects.filter(chain_seq__in={s for _, s in wanted}).values(
+        "table_id", "chain_seq", "hash", "finished_at"
+    )
+    return sorted(
+        ({"table": r["table_id"], "seq": r["chain_seq"], "hash": r["hash"], "finished_at": r["finished_at"]}
+         for r in rows if (r["table_id"], r["chain_seq"]) in wanted),
+        key=lambda r: r["table"],
+    )
+
+
+def body_of(canonical: str, digest: str) -> dict[str, Any]:
+    body: dict[str, Any] = json.loads(canonical)
+    body["hash"] = digest
+    return body

@@ -1,0 +1,32 @@
+"""Player pages: "my hands" and the replay of one of them (opponents' hidden cards redacted)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.db.models import QuerySet
+from django.views.generic import ListView, TemplateView
+
+from history.models import HandRecord
+from history.replay import replay
+from history.selectors import hand_record_for_viewer, hand_record_list_for_player
+
+
+class MyHandsView(LoginRequiredMixin, ListView):  # type: ignore[type-arg]
+    template_name = "history/hand_list.html"
+    context_object_name = "records"
+    paginate_by = 30
+
+    def get_queryset(self) -> QuerySet[HandRecord]:
+        return hand_record_list_for_player(user=self.request.user)  # type: ignore[arg-type]
+
+
+class HandReplayView(LoginRequiredMixin, TemplateView):
+    template_name = "history/hand_detail.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        record, body = hand_record_for_viewer(user=self.request.user, pk=kwargs["pk"])
+        context.update(record=record, replay=replay(body))
+        return context
