@@ -1,0 +1,9 @@
+from django.urls import path
+
+from tables.views import LobbyView, TablePlayView, TableView
+
+urlpatterns = [
+    path("lobby/", LobbyView.as_view(), name="lobby"),
+    path("lobby/play/<int:level_id>/", TablePlayView.as_view(), name="table-play"),
+    path("tables/<int:table_id>/", TableView.as_view(), name="table"),
+]

@@ -1,0 +1,126 @@
+"""Pages: the lobby, a table page per game, and "play" (find or open a table at a stake level).
+
+The pages are thin shells: the lobby and the table render live from their WebSockets
+(docs/PROTOCOL.md) with the scripts under static/js/.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.templatetags.static import static
+from django.urls import reverse
+from django.views import View
+from django.views.generic import TemplateView
+
+from tables import ui_strings
+from tables.models import GAME_CHOICES, StakeLevel, Table
+from tables.selectors import stake_level_list, table_list_open, table_summary
+
+RANKS, SUITS = "23456789TJQKA", "shcd"
+GAME_TEMPLATES = {
+    "thirteen": "tables/table_thirteen.html",
+    "thirteen_trio": "tables/table_thirteen.html",
+    "samgong": "tables/table_samgong.html",
+}
+
+
+def card_urls() -> dict[str, str]:
+    """Static URLs of the 52 card faces, keyed by card ("As", "Td"): hashed names in production."""
+    return {r + s: static(f"vendor/playing-cards/{r}{s.upper()}.svg") for r in RANKS for s in SUITS}
+
+
+def _level_row(level: StakeLevel) -> dict[str, Any]:
+    return {
+        "id": level.pk, "game": level.game, "mode": level.mode, "name": level.name, "unit": level.unit,
+        "commission_percent": level.commission_percent, "min_buy_in": level.min_buy_in, "seats": level.seats,
+        "play": reverse("table-play", args=[level.pk]),
+    }
+
+
+def _wallet_balance(request: HttpRequest) -> int | None:
+    if not request.user.is_authenticated:
+        return None
+    from wallet.selectors import wallet_balance
+
+    return wallet_balance(user=request.user)  # type: ignore[arg-type]
+
+
+class LobbyView(TemplateView):
+    """Games, stake levels and open tables; live through ws/lobby/."""
+
+    template_name = "tables/lobby.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        game = self.request.GET.get("game", "")
+        context["lobby"] = {
+            "games": [code for code, _label in GAME_CHOICES],
+            "game": game if game in dict(GAME_CHOICES) else "",
+            "levels": [_level_row(level) for level in stake_level_list()],
+            "tables": [table_summary(t) for t in table_list_open()],
+            "ws": "/ws/lobby/",
+            "table_url": reverse("table", args=[0]),
+            "wallet": _wallet_balance(self.request),
+        }
+        context["strings"] = ui_strings.strings(ui_strings.COMMON)
+        return context
+
+
+class TableView(TemplateView):
+    """One table: anyone may watch; a signed-in player may sit down."""
+
+    def get_template_names(self) -> list[str]:
+        return [GAME_TEMPLATES[self.table.stake_level.game]]
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        self.table = get_object_or_404(Table.objects.select_related("stake_level"), pk=kwargs["table_id"])
+        if self.table.status != Table.Status.OPEN:
+            raise Http404("This table is closed.")
+        return super().get(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        table, level = self.table, self.table.stake_level
+        user = self.request.user
+        context["table"] = table
+        context["level"] = level
+        context["config"] = {
+            "table": table.pk,
+            "name": table.name,
+            "game": level.game,
+            "mode": level.mode,
+            "ws": f"/ws/tables/{table.pk}/",
+            "user": user.pk if user.is_authenticated else None,
+            "wallet": _wallet_balance(self.request),
+            "min_buy_in": level.min_buy_in,
+            "cards": card_urls(),
+            "login": f"{reverse('login')}?next={self.request.path}",
+            "lobby": reverse("lobby"),
+        }
+        context["strings"] = ui_strings.strings(ui_strings.COMMON, ui_strings.TABLE)
+        return context
+
+
+class TablePlayView(LoginRequiredMixin, View):
+    """"Play" at a stake level: the open table with the most players that has a free seat,
+    or a new table when every one is full."""
+
+    def post(self, request: HttpRequest, level_id: int) -> HttpResponse:
+        level = get_object_or_404(StakeLevel, pk=level_id, active=True)
+        return redirect("table", table_id=table_with_free_seat(level).pk)
+
+
+@transaction.atomic
+def table_with_free_seat(level: StakeLevel) -> Table:
+    candidates = [table_summary(t) for t in table_list_open() if t.stake_level_id == level.pk]
+    open_ones = [t for t in candidates if t["free_seats"]]
+    if open_ones:
+        best = max(open_ones, key=lambda t: (len(t["players"]), -t["id"]))
+        return Table.objects.get(pk=best["id"])
+    number = Table.objects.filter(stake_level=level).count() + 1
+    return Table.objects.create(stake_level=level, name=f"{level.name} · {number}")

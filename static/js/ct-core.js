@@ -1,0 +1,223 @@
+/* Shared helpers of the lobby and table pages: translated strings, money, cards, and a
+ * WebSocket that reconnects with backoff and keeps a heartbeat (docs/PROTOCOL.md). */
+(function (root) {
+  "use strict";
+
+  function readJson(id) {
+    var el = document.getElementById(id);
+    return el ? JSON.parse(el.textContent) : {};
+  }
+
+  var STRINGS = null;
+
+  /* A translated string with {name} placeholders filled in. */
+  function t(key, params) {
+    if (STRINGS === null) STRINGS = readJson("ct-strings");
+    var text = STRINGS[key];
+    if (text === undefined) return key;
+    if (params) {
+      Object.keys(params).forEach(function (name) {
+        text = text.split("{" + name + "}").join(String(params[name]));
+      });
+    }
+    return text;
+  }
+
+  /* Minor units (int) to "1,234.50"; exact integer arithmetic, no floats. */
+  function money(minor) {
+    if (minor === null || minor === undefined) return "–";
+    var sign = minor < 0 ? "-" : "";
+    var abs = Math.abs(minor);
+    var whole = Math.floor(abs / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    var cents = abs % 100;
+    return sign + whole + (cents ? "." + (cents < 10 ? "0" : "") + cents : "");
+  }
+
+  function signed(minor) { return (minor > 0 ? "+" : "") + money(minor); }
+
+  /* "12.5" / "30" (coins) to minor units, or null when it is not a positive amount. */
+  function parseCoins(text) {
+    var m = /^\s*(\d{1,12})(?:[.,](\d{1,2}))?\s*$/.exec(String(text));
+    if (!m) return null;
+    var minor = parseInt(m[1], 10) * 100 + (m[2] ? parseInt((m[2] + "0").slice(0, 2), 10) : 0);
+    return minor > 0 ? minor : null;
+  }
+
+  function coinsInput(minor) {
+    return (minor % 100 === 0) ? String(minor / 100) : (minor / 100).toFixed(2);
+  }
+
+  var SUIT_SYMBOL = { s: "♠", h: "♥", c: "♣", d: "♦" };
+  function cardLabel(card) {
+    if (!card) return "?";
+    return (card[0] === "T" ? "10" : card[0]) + SUIT_SYMBOL[card[1]];
+  }
+
+  function uid() {
+    if (root.crypto && root.crypto.randomUUID) return root.crypto.randomUUID().replace(/-/g, "");
+    return Date.now().toString(36) + Math.random().toString(36).slice(2);
+  }
+
+  /* One WebSocket with automatic reconnect (exponential backoff with jitter, capped at 15 s),
+   * a ping every 5 s, a watchdog that reconnects when nothing arrives for 15 s, and
+   * request/response matching by id. */
+  function Socket(path, handlers) {
+    this.path = path;
+    this.handlers = handlers;
+    this.attempts = 0;
+    this.pending = {};
+    this.status = "connecting";
+    this.retryAt = null;
+    this.clockOffset = 0; // server time - local time, ms
+    this.lastHeard = 0;
+    var self = this;
+    root.addEventListener("online", function () { self.reconnectNow(); });
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible" && self.status !== "online") self.reconnectNow();
+    });
+  }
+
+  Socket.prototype.url = function () {
+    var scheme = root.location.protocol === "https:" ? "wss://" : "ws://";
+    return scheme + root.location.host + this.path;
+  };
+
+  Socket.prototype.setStatus = function (status) {
+    this.status = status;
+    if (this.handlers.status) this.handlers.status(status, this);
+  };
+
+  Socket.prototype.connect = function () {
+    var self = this;
+    clearTimeout(this.retryTimer);
+    this.retryAt = null;
+    this.setStatus(this.attempts ? "reconnecting" : "connecting");
+    var ws;
+    try { ws = new WebSocket(this.url()); } catch (e) { this.scheduleRetry(); return; }
+    this.ws = ws;
+    ws.onopen = function () {
+      self.attempts = 0;
+      self.lastHeard = Date.now();
+      self.setStatus("online");
+      self.startHeartbeat();
+    };
+    ws.onmessage = function (event) {
+      self.lastHeard = Date.now();
+      var message;
+      try { message = JSON.parse(event.data); } catch (e) { return; }
+      self.dispatch(message);
+    };
+    ws.onclose = function () {
+      if (self.ws !== ws) return;
+      self.stopHeartbeat();
+      self.failPending();
+      self.scheduleRetry();
+    };
+    ws.onerror = function () { try { ws.close(); } catch (e) { /* already closed */ } };
+  };
+
+  Socket.prototype.scheduleRetry = function () {
+    var self = this;
+    this.attempts += 1;
+    var base = Math.min(15000, 500 * Math.pow(2, this.attempts - 1));
+    var delay = Math.round(base * (0.6 + Math.random() * 0.4));
+    this.retryAt = Date.now() + delay;
+    this.setStatus("reconnecting");
+    this.retryTimer = setTimeout(function () { self.connect(); }, delay);
+  };
+
+  Socket.prototype.reconnectNow = function () {
+    if (this.ws && this.ws.readyState <= 1 && this.status === "online") return;
+    if (this.ws) { this.ws.onclose = null; try { this.ws.close(); } catch (e) { /* ignore */ } }
+    this.connect();
+  };
+
+  Socket.prototype.startHeartbeat = function () {
+    var self = this;
+    this.stopHeartbeat();
+    this.ping();
+    this.heartbeat = setInterval(function () {
+      if (Date.now() - self.lastHeard > 15000) { // silent connection: drop it and reconnect
+        try { self.ws.close(); } catch (e) { /* ignore */ }
+        return;
+      }
+      self.ping();
+    }, 5000);
+  };
+
+  Socket.prototype.stopHeartbeat = function () { clearInterval(this.heartbeat); };
+
+  Socket.prototype.ping = function () {
+    this.pingSent = Date.now();
+    this.send({ type: "ping" });
+  };
+
+  Socket.prototype.send = function (payload) {
+    if (!this.ws || this.ws.readyState !== 1) return false;
+    this.ws.send(JSON.stringify(payload));
+    return true;
+  };
+
+  /* Send a request with an id; resolves with its ack, rejects with its error frame. */
+  Socket.prototype.request = function (payload) {
+    var self = this;
+    var id = payload.id || uid();
+    var message = Object.assign({}, payload, { id: id });
+    return new Promise(function (resolve, reject) {
+      if (!self.send(message)) {
+        reject({ type: "error", code: "timeout", message: "not connected" });
+        return;
+      }
+      var timer = setTimeout(function () {
+        delete self.pending[id];
+        reject({ type: "error", code: "timeout", message: "no answer" });
+      }, 10000);
+      self.pending[id] = { resolve: resolve, reject: reject, timer: timer };
+    });
+  };
+
+  Socket.prototype.failPending = function () {
+    var pending = this.pending;
+    this.pending = {};
+    Object.keys(pending).forEach(function (id) {
+      clearTimeout(pending[id].timer);
+      pending[id].reject({ type: "error", code: "timeout", message: "connection lost" });
+    });
+  };
+
+  Socket.prototype.dispatch = function (message) {
+    if (message.type === "pong" && typeof message.t === "number" && this.pingSent) {
+      var now = Date.now();
+      this.clockOffset = message.t * 1000 - (this.pingSent + now) / 2;
+    }
+    var waiting = message.id ? this.pending[message.id] : null;
+    if (waiting && (message.type === "ack" || message.type === "error")) {
+      delete this.pending[message.id];
+      clearTimeout(waiting.timer);
+      if (message.type === "ack") waiting.resolve(message); else waiting.reject(message);
+      return;
+    }
+    var handler = this.handlers[message.type];
+    if (handler) handler(message, this);
+  };
+
+  /* Seconds left until `deadline` (epoch seconds from the server), using the clock offset. */
+  Socket.prototype.secondsLeft = function (deadline) {
+    if (!deadline) return null;
+    return Math.max(0, Math.ceil((deadline * 1000 - (Date.now() + this.clockOffset)) / 1000));
+  };
+
+  /* Copy properties with their getters (Object.assign would call them). */
+  function mix() {
+    var target = {};
+    for (var i = 0; i < arguments.length; i++) {
+      Object.defineProperties(target, Object.getOwnPropertyDescriptors(arguments[i]));
+    }
+    return target;
+  }
+
+  root.CT = {
+    readJson: readJson, t: t, money: money, signed: signed, parseCoins: parseCoins,
+    coinsInput: coinsInput, cardLabel: cardLabel, uid: uid, Socket: Socket, mix: mix
+  };
+})(window);

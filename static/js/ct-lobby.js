@@ -1,0 +1,67 @@
+/* The lobby: games, stake levels and open tables, kept live by ws/lobby/. */
+(function () {
+  "use strict";
+  var t = CT.t;
+
+  function lobby() {
+    var data = CT.readJson("ct-lobby");
+    return {
+      levels: data.levels,
+      tables: data.tables,
+      games: data.games,
+      game: data.game,
+      wallet: data.wallet,
+      status: "connecting",
+      t: t,
+      money: CT.money,
+
+      init: function () {
+        var self = this;
+        this.socket = new CT.Socket(data.ws, {
+          status: function (status) { self.status = status; },
+          lobby: function (m) { self.tables = m.tables; },
+          table: function (m) { self.upsert(m.table); }
+        });
+        this.socket.connect();
+      },
+
+      upsert: function (table) {
+        var i = this.tables.findIndex(function (x) { return x.id === table.id; });
+        if (i >= 0) this.tables.splice(i, 1, table); else this.tables.push(table);
+      },
+
+      shownGames: function () {
+        var game = this.game;
+        return this.games.filter(function (g) { return !game || g === game; });
+      },
+
+      modes: function (game) {
+        var seen = [];
+        this.levels.forEach(function (l) { if (l.game === game && seen.indexOf(l.mode) < 0) seen.push(l.mode); });
+        return seen;
+      },
+
+      levelsOf: function (game, mode) {
+        return this.levels.filter(function (l) { return l.game === game && l.mode === mode; });
+      },
+
+      tablesOf: function (level) {
+        return this.tables.filter(function (tb) { return tb.stake_level === level.id; })
+          .sort(function (a, b) { return b.players.length - a.players.length || a.id - b.id; });
+      },
+
+      seated: function (game) {
+        return this.tables.filter(function (tb) { return tb.game === game; })
+          .reduce(function (n, tb) { return n + tb.players.length; }, 0);
+      },
+
+      tableUrl: function (table) { return data.table_url.replace(/0\/$/, table.id + "/"); },
+      stakeLabel: function (level) {
+        return t(level.game === "thirteen" ? "unit" : "base", { x: CT.money(level.unit) });
+      },
+      statusLabel: function () { return t("conn_" + (this.status === "online" ? "online" : this.status)); }
+    };
+  }
+
+  document.addEventListener("alpine:init", function () { window.Alpine.data("lobby", lobby); });
+})();

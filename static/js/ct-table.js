@@ -1,0 +1,221 @@
+/* The table page, shared by every game: the live state from ws/tables/<id>/, seats around the
+ * felt, seating controls, timer, connection status, messages. The game parts (ct-thirteen.js,
+ * ct-samgong.js) add their boards through the hooks onFrame(previousHand, hand). */
+(function (root) {
+  "use strict";
+  var t = CT.t;
+  var ROLE_KEYS = { "頭": "role_head", "對": "role_opposite", "尾": "role_tail" };
+
+  function tableCore(config) {
+    return {
+      config: config,
+      frame: null,
+      status: "connecting",
+      retryIn: 0,
+      now: Date.now(),
+      toasts: [],
+      modal: null,
+      buyIn: CT.coinsInput(config.min_buy_in),
+      topUpAmount: "",
+      wallet: config.wallet,
+      busy: false,
+      deadlineSeen: null,
+      deadlineTotal: 0,
+      t: t,
+      money: CT.money,
+      signed: CT.signed,
+      cardLabel: CT.cardLabel,
+
+      init: function () {
+        var self = this;
+        this.socket = new CT.Socket(config.ws, {
+          status: function (status, socket) { self.status = status; self.retryAt = socket.retryAt; },
+          state: function (frame) { self.onState(frame); },
+          notice: function (m) { self.onNotice(m); },
+          removed: function (m) { self.onNotice(m); },
+          error: function (m) { self.showError(m); }
+        });
+        this.socket.connect();
+        setInterval(function () { self.now = Date.now(); self.tick(); }, 250);
+        root.addEventListener("beforeunload", function () { self.leaving = true; });
+      },
+
+      /* --- state ------------------------------------------------------------------------ */
+      onState: function (frame) {
+        if (this.frame && frame.version < this.frame.version) return; // an older snapshot
+        var previous = this.frame ? this.frame.hand : null;
+        this.frame = frame;
+        if (this.onFrame) this.onFrame(previous, frame.hand);
+      },
+      get hand() { return this.frame ? this.frame.hand : null; },
+      get view() { return this.hand ? this.hand.view : null; },
+      get phase() { return this.view ? this.view.phase : null; },
+      get active() { return !!this.hand && this.hand.status === "active"; },
+      get you() { return this.frame ? this.frame.you : null; },
+      get seated() { return this.you !== null && this.you !== undefined; },
+      get handSeat() { return this.hand ? this.hand.seat : null; },
+      get dealtIn() { return this.handSeat !== null && this.handSeat !== undefined; },
+      get mine() { return this.dealtIn && this.view ? this.view.seats[this.handSeat] : null; },
+      get me() {
+        var you = this.you;
+        return this.frame ? this.frame.seats.find(function (s) { return s.index === you; }) || null : null;
+      },
+      get loggedIn() { return config.user !== null; },
+
+      /* Hand seat of a table seat in the current hand, or null. */
+      handIndexOf: function (tableSeat) {
+        if (!this.hand) return null;
+        var i = this.hand.players.findIndex(function (p) { return p.seat === tableSeat; });
+        return i < 0 ? null : i;
+      },
+      playerName: function (handIndex) {
+        return this.hand && this.hand.players[handIndex] ? this.hand.players[handIndex].name : "";
+      },
+      isMe: function (handIndex) { return handIndex !== null && handIndex === this.handSeat; },
+
+      /* Every table seat (taken or free) placed around the felt, yours at the bottom. */
+      seatSlots: function () {
+        if (!this.frame) return [];
+        var n = this.frame.stake.seats;
+        var bottom = this.seated ? this.you : 0;
+        var bySeat = {};
+        this.frame.seats.forEach(function (s) { bySeat[s.index] = s; });
+        var slots = [];
+        for (var k = 0; k < n; k++) {
+          var index = (bottom + k) % n;
+          var angle = (90 + k * 360 / n) * Math.PI / 180;
+          slots.push({
+            index: index, seat: bySeat[index] || null, hand: this.handIndexOf(index),
+            style: "left:" + (50 + 44 * Math.cos(angle)).toFixed(1) + "%;top:" + (50 + 40 * Math.sin(angle)).toFixed(1) + "%"
+          });
+        }
+        return slots;
+      },
+      seatBadges: function (slot) {
+        var s = slot.seat, badges = [];
+        if (!s) return badges;
+        if (s.status === "sitting_out") badges.push({ text: t("sitting_out"), kind: "muted" });
+        if (s.status === "leaving") badges.push({ text: t("leaving"), kind: "muted" });
+        if (s.auto) badges.push({ text: t("auto_seat"), kind: "warn" });
+        else if (!s.connected) badges.push({ text: t("offline"), kind: "warn" });
+        return badges.concat(this.gameBadges ? this.gameBadges(slot) : []);
+      },
+      roleLabel: function (role) { return ROLE_KEYS[role] ? t(ROLE_KEYS[role]) : role; },
+
+      /* --- timer ------------------------------------------------------------------------ */
+      tick: function () {
+        var deadline = this.view && this.active ? this.view.deadline : null;
+        if (deadline !== this.deadlineSeen) {
+          this.deadlineSeen = deadline;
+          this.deadlineTotal = deadline ? Math.max(1, this.socket.secondsLeft(deadline)) : 0;
+        }
+        if (this.status === "reconnecting" && this.retryAt) {
+          this.retryIn = Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000));
+        }
+        if (this.onTick) this.onTick();
+      },
+      secondsLeft: function () {
+        void this.now;
+        return this.view && this.active ? this.socket.secondsLeft(this.view.deadline) : null;
+      },
+      timerPercent: function () {
+        var left = this.secondsLeft();
+        return left === null || !this.deadlineTotal ? 0 : Math.min(100, 100 * left / this.deadlineTotal);
+      },
+      statusLabel: function () {
+        if (this.status === "online") return t("conn_online");
+        if (this.status === "reconnecting" && this.retryIn > 0) return t("conn_retry", { s: this.retryIn });
+        return t(this.status === "reconnecting" ? "conn_reconnecting" : "conn_connecting");
+      },
+      phaseLabel: function () {
+        if (!this.frame) return t("conn_connecting");
+        if (!this.hand) return t("waiting_players");
+        if (!this.active) return this.phase === "void" ? t("phase_void") : t("phase_settled");
+        return t("phase_" + this.phase);
+      },
+
+      /* --- requests --------------------------------------------------------------------- */
+      request: function (payload) {
+        var self = this;
+        this.busy = true;
+        return this.socket.request(payload).then(function (ack) {
+          self.busy = false;
+          return ack;
+        }, function (error) {
+          self.busy = false;
+          self.showError(error);
+          throw error;
+        });
+      },
+      act: function (action) { return this.request({ type: "action", action: action }); },
+
+      join: function (seat) {
+        var amount = CT.parseCoins(this.buyIn);
+        if (amount === null) { this.toast(t("err_amount"), "error"); return; }
+        var payload = { type: "join", buy_in: amount };
+        if (seat !== undefined && seat !== null) payload.seat = seat;
+        var self = this;
+        this.request(payload).then(function () {
+          if (self.wallet !== null) self.wallet -= amount;
+          self.toast(t("joined", { x: CT.money(amount) }), "ok");
+        }, function () {});
+      },
+      topUp: function () {
+        var amount = CT.parseCoins(this.topUpAmount);
+        if (amount === null) { this.toast(t("err_amount"), "error"); return; }
+        var self = this;
+        this.request({ type: "top_up", amount: amount }).then(function (ack) {
+          if (self.wallet !== null) self.wallet -= amount;
+          self.topUpAmount = "";
+          self.toast(t("topped_up", { x: CT.money(ack.table_money) }), "ok");
+        }, function () {});
+      },
+      sitOut: function (out) { this.request({ type: "sit_out", out: out }).catch(function () {}); },
+      leave: function () {
+        var self = this;
+        var money = this.me ? this.me.table_money : 0;
+        this.request({ type: "leave" }).then(function (ack) {
+          if (ack.left && self.wallet !== null) self.wallet += money;
+          self.toast(ack.left ? t("left") : t("leave_after"), "ok");
+        }, function () {});
+      },
+
+      /* --- messages --------------------------------------------------------------------- */
+      showError: function (error) {
+        var key = "err_" + (error.code || "refused");
+        var text = t(key) === key ? t("err_refused") : t(key);
+        this.toast(text, "error", error.message);
+      },
+      onNotice: function (notice) {
+        var key = "notice_" + notice.reason;
+        if (notice.reason === "left" || t(key) !== key) {
+          this.toast(t(key) === key ? t("left") : t(key), notice.reason === "left" ? "ok" : "warn");
+        }
+      },
+      toast: function (text, kind, detail) {
+        var self = this;
+        var id = CT.uid();
+        this.toasts.push({ id: id, text: text, kind: kind || "info", detail: detail || "" });
+        if (this.toasts.length > 4) this.toasts.shift();
+        setTimeout(function () { self.dismiss(id); }, kind === "error" ? 8000 : 5000);
+      },
+      dismiss: function (id) { this.toasts = this.toasts.filter(function (x) { return x.id !== id; }); },
+      confirm: function (text, okLabel, onOk) {
+        this.modal = { text: text, ok: okLabel, onOk: onOk };
+        var self = this;
+        setTimeout(function () {
+          var button = document.querySelector("[data-modal-ok]");
+          if (button && self.modal) button.focus();
+        }, 30);
+      },
+      modalOk: function () { var m = this.modal; this.modal = null; if (m) m.onOk(); },
+
+      cardUrl: function (card) { return config.cards[card]; },
+      coinsLabel: function () {
+        return t(config.game === "thirteen" ? "unit" : "base", { x: CT.money(this.frame ? this.frame.stake.unit : 0) });
+      }
+    };
+  }
+
+  root.CT.tableCore = tableCore;
+})(window);
