@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
-from disputes.models import Dispute, DisputeEvent
+from disputes.models import Dispute
 from disputes.selectors import dispute_ledger_entries, dispute_queue
 from disputes.services import DisputeError, can_review, dispute_note, dispute_resolve, dispute_review_start
 from history.admin import record_json, replay_html
@@ -60,29 +60,14 @@ class DisputeDecisionForm(forms.ModelForm):  # type: ignore[type-arg]
         return amount
 
 
-class DisputeEventInline(admin.TabularInline):  # type: ignore[type-arg]
-    model = DisputeEvent
-    extra = 0
-    can_delete = False
-    fields = ("at", "kind", "actor", "from_status", "to_status", "note", "data")
-    readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(Dispute)
 class DisputeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     form = DisputeDecisionForm
     list_display = ("id", "status", "category", "player", "record", "opened_at", "resolved_at")
     list_filter = ("status", "category")
     search_fields = ("player__username", "=record__hand__id", "=id")
-    inlines = [DisputeEventInline]
     readonly = ("player", "record", "category", "text", "status", "reason", "compensation",
-                "compensation_transaction_id", "opened_at", "resolved_at", "resolved_by", "replay",
+                "compensation_transaction_id", "opened_at", "resolved_at", "resolved_by", "event_log", "replay",
                 "ledger_entries", "full_record")
     readonly_fields = readonly
 
@@ -92,6 +77,11 @@ class DisputeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         decision = ["decision", "message", "compensation_coins"] if can_review(request.user) else []
         return [*self.readonly[:11], *decision, *self.readonly[11:]]
+
+    @admin.display(description=_("log"))
+    def event_log(self, obj: Dispute) -> SafeString:
+        events = obj.events.select_related("actor").order_by("id")
+        return render_to_string("disputes/_events.html", {"events": events})  # type: ignore[return-value]
 
     @admin.display(description=_("replay and timeline"))
     def replay(self, obj: Dispute) -> SafeString:
@@ -134,5 +124,3 @@ class DisputeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         except DisputeError as exc:
             messages.error(request, str(exc))
 
-    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        """Events are written by the services only."""

@@ -98,7 +98,7 @@ def test_records_chain_per_table(live: Any) -> None:
     for table in (one, two):
         records = records_of(table.table)
         assert records[0].prev_hash == GENESIS
-        assert all(b.prev_hash == a.hash and b.body["chain"]["prev"] == a.hash for a, b in zip(records, records[1:]))
+        assert all(b.prev_hash == a.hash and b.body["chain"]["prev"] == a.hash for a, b in zip(records, records[1:], strict=False))
 
 
 def test_records_refuse_update_and_delete_in_python(live: Any) -> None:

@@ -61,10 +61,14 @@ def _deal_lines(rec: Mapping[str, Any]) -> list[str]:
     for i, seat in enumerate(rec["seats"]):
         if seat.get("cards") != []:
             lines.append(f"d dh p{i + 1} {_cards(seat.get('cards'), hidden)}")
-    if rec.get("player_cards"):
-        lines.append(f"d dt player {_cards(rec['player_cards'])}")
-        lines.append(f"d dt banker {_cards(rec['banker_cards'])}")
     return lines
+
+
+def _table_lines(rec: Mapping[str, Any]) -> list[str]:
+    """三公's house table: the 閒 and 莊 hands, dealt once the bets are in."""
+    if not rec.get("player_cards"):
+        return []
+    return [f"d dt player {_cards(rec['player_cards'])}", f"d dt banker {_cards(rec['banker_cards'])}"]
 
 
 def _house_bets(bets: Mapping[str, int]) -> str:
@@ -121,7 +125,8 @@ def _extras(rec: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def text_record(rec: Mapping[str, Any]) -> str:
-    """One hand in the text form, ending with a blank line (hands are separated by it)."""
+    """One hand in the text form: a TOML table named by the hand id (as PHH's ``.phhs`` files
+    hold several hands), so a whole export is one valid TOML document."""
     hand, players = rec["hand"], rec["players"]
     finished = str(hand.get("finished_at") or "")
     stacks = rec.get("stacks") or [0] * len(players)
@@ -134,10 +139,10 @@ def text_record(rec: Mapping[str, Any]) -> str:
     }
     if len(finished) >= 19:
         fields.update(year=int(finished[:4]), month=int(finished[5:7]), day=int(finished[8:10]), time=finished[11:19])
-    lines = [f"# cardtables.hand/1 · {rec['game']} · hand id {hand.get('id')}"]
+    lines = [f"# cardtables.hand/1 · {rec['game']} · hand id {hand.get('id')}", f"[{int(hand.get('id') or 0)}]"]
     lines += [f"{k} = {_toml(v)}" for k, v in fields.items()]
     lines.append("actions = [")
-    lines += [f"  {_toml(a)}," for a in _deal_lines(rec) + _action_lines(rec)]
+    lines += [f"  {_toml(a)}," for a in _deal_lines(rec) + _action_lines(rec) + _table_lines(rec)]
     lines.append("]")
     lines += [f"{k} = {_toml(v)}" for k, v in _extras(rec).items()]
     return "\n".join(lines) + "\n\n"

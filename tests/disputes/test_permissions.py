@@ -1,0 +1,88 @@
+"""Every dispute endpoint for the player, another player, staff, an auditor and nobody."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from disputes.models import Dispute
+from disputes.services import dispute_open
+from tests.history.conftest import records_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def setup(live: Any, people: dict[str, Any]) -> dict[str, Any]:
+    table = live("samgong", "all_compare", 2, seed=71)
+    table.play(2)
+    first, second = records_of(table.table)[:2]
+    dispute = dispute_open(player=table.users[0], record=first, category="result", text="check it")
+    return {**people, "player": table.users[0], "record": second, "dispute": dispute}
+
+
+def as_user(client: Client, setup: dict[str, Any], who: str | None) -> Client:
+    client.logout()
+    if who:
+        client.force_login(setup[who])
+    return client
+
+
+@pytest.mark.parametrize("who,status", [("player", 201), ("stranger", 403), ("staff", 403), ("auditor", 403),
+                                        (None, 403)])
+def test_opening(setup: dict[str, Any], client: Client, who: str | None, status: int) -> None:
+    response = as_user(client, setup, who).post(
+        reverse("api-disputes"), {"record": setup["record"].pk, "category": "other", "text": "please look"})
+    assert response.status_code == status
+    assert Dispute.objects.filter(record=setup["record"]).exists() == (status == 201)
+
+
+@pytest.mark.parametrize("who,count", [("player", 1), ("stranger", 0), ("staff", 1), ("auditor", 1)])
+def test_listing(setup: dict[str, Any], client: Client, who: str, count: int) -> None:
+    assert as_user(client, setup, who).get(reverse("api-disputes")).json()["count"] == count
+    assert as_user(client, setup, None).get(reverse("api-disputes")).status_code == 403
+
+
+@pytest.mark.parametrize("who,status", [("player", 200), ("stranger", 404), ("staff", 200), ("auditor", 200),
+                                        (None, 403)])
+def test_reading_one(setup: dict[str, Any], client: Client, who: str | None, status: int) -> None:
+    url = reverse("api-dispute", args=[setup["dispute"].pk])
+    assert as_user(client, setup, who).get(url).status_code == status
+
+
+@pytest.mark.parametrize("who,status", [("player", 403), ("stranger", 403), ("staff", 200), ("auditor", 403),
+                                        (None, 403)])
+def test_reviewing_and_resolving(setup: dict[str, Any], client: Client, who: str | None, status: int) -> None:
+    pk = setup["dispute"].pk
+    c = as_user(client, setup, who)
+    assert c.post(reverse("api-dispute-review", args=[pk]), {}).status_code == status
+    resolve = c.post(reverse("api-dispute-resolve", args=[pk]), {"outcome": "rejected", "reason": "fine"})
+    assert resolve.status_code == status
+    assert Dispute.objects.get(pk=pk).status == ("rejected" if status == 200 else "open")
+
+
+@pytest.mark.parametrize("who,status", [("player", 200), ("stranger", 404), ("staff", 200), ("auditor", 200)])
+def test_the_dispute_page(setup: dict[str, Any], client: Client, who: str, status: int) -> None:
+    url = reverse("dispute-detail", args=[setup["dispute"].pk])
+    assert as_user(client, setup, who).get(url).status_code == status
+    assert as_user(client, setup, None).get(url).status_code == 302
+
+
+@pytest.mark.parametrize("who,status", [("player", 200), ("stranger", 404)])
+def test_the_open_page(setup: dict[str, Any], client: Client, who: str, status: int) -> None:
+    url = reverse("dispute-open", args=[setup["record"].pk])
+    c = as_user(client, setup, who)
+    assert c.get(url).status_code == status
+    response = c.post(url, {"category": "cards", "text": "the deal looks odd"})
+    assert response.status_code == (302 if status == 200 else 404)
+    assert Dispute.objects.filter(record=setup["record"]).count() == (1 if status == 200 else 0)
+
+
+def test_a_refused_opening_says_why(setup: dict[str, Any], client: Client) -> None:
+    c = as_user(client, setup, "player")
+    response = c.post(reverse("api-disputes"), {"record": setup["dispute"].record_id, "category": "other", "text": "x"})
+    assert response.status_code == 400 and "already" in response.json()["detail"]
+    assert c.post(reverse("api-disputes"), {"record": 999999, "category": "other", "text": "x"}).status_code == 404
