@@ -1,0 +1,85 @@
+"""What the browser tests compare the pages with: the engine's answers, in each page's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import translation
+
+from games.engine import poker
+from games.engine.cards import parse_cards
+from tables import ui_strings
+
+ROWS = ("front", "middle", "back")
+SIZES = {"front": 3, "middle": 5, "back": 5}
+
+
+def text(key: str, lang: str, **params: Any) -> str:
+    """A page string as the browser shows it (ui_strings with {name} filled in)."""
+    with translation.override(lang):
+        value = str({**ui_strings.COMMON, **ui_strings.TABLE}[key])
+    for name, param in params.items():
+        value = value.replace("{" + name + "}", str(param))
+    return value
+
+
+def money(minor: int) -> str:
+    """The pages' coin format: 1,234.5 -> "1,234.50", whole coins without decimals."""
+    sign = "-" if minor < 0 else ""
+    whole, cents = divmod(abs(minor), 100)
+    return f"{sign}{whole:,}" + (f".{cents:02d}" if cents else "")
+
+
+def signed(minor: int) -> str:
+    return ("+" if minor > 0 else "") + money(minor)
+
+
+def category(cards: list[str], *, suits: bool) -> int:
+    key = poker.rank_row(parse_cards(cards), suits=suits)
+    return -1 if poker.is_royal(key) else poker.category(key)
+
+
+def category_text(cards: list[str], lang: str, *, suits: bool = True) -> str:
+    cat = category(cards, suits=suits)
+    return text("royal" if cat == -1 else f"cat_{cat}", lang)
+
+
+def is_foul(rows: dict[str, list[str]], *, suits: bool) -> bool:
+    keys = [poker.rank_row(parse_cards(rows[r]), suits=suits) for r in ROWS]
+    return not keys[0] <= keys[1] <= keys[2]
+
+
+def card_button(page: Any, card: str) -> Any:
+    return page.locator(f'.board .card-btn[data-card="{card}"]')
+
+
+def tap_rows(page: Any, rows: dict[str, list[str]]) -> None:
+    """Place the rows by tapping: select each row's cards in the hand, then tap the row."""
+    for row in ROWS:
+        free = page.locator(f"[data-testid=row-{row}] .row-cards .card-btn").count()
+        if free == SIZES[row]:
+            continue  # filled already (十三张 fills the last row by itself)
+        for card in rows[row]:
+            card_button(page, card).click()
+        page.click(f"[data-testid=row-{row}] .row-label")
+
+
+def key_rows(page: Any, rows: dict[str, list[str]]) -> None:
+    """Place the rows with the keyboard: focus a card, Enter selects it, 1/2/3 places them."""
+    for index, row in enumerate(ROWS):
+        if page.locator(f"[data-testid=row-{row}] .row-cards .card-btn").count() == SIZES[row]:
+            continue
+        for card in rows[row]:
+            card_button(page, card).focus()
+            page.keyboard.press("Enter")
+        page.keyboard.press(str(index + 1))
+
+
+def row_cards(page: Any, row: str) -> list[str]:
+    cards = page.locator(f"[data-testid=row-{row}] .row-cards .card-btn")
+    return sorted(cards.nth(i).get_attribute("data-card") for i in range(cards.count()))
+
+
+def wait_showdown(page: Any) -> None:
+    """The showdown panel, after its row-by-row reveal has finished."""
+    page.wait_for_selector("[data-testid=showdown] [data-testid=result-0] [data-testid=coins]", state="visible", timeout=20_000)
