@@ -145,9 +145,9 @@ TABLE: dict[str, Promise] = {
     "left": _("You left the table."),
     # notices
     "notice_left": _("You left the table; your table money is back in your wallet."),
-    "notice_below_table_minimum": _("Your table money fell below the table minimum: you were unseated and it is back in your wallet."),
-    "notice_below_set_minimum": _("Your table money is below this set's minimum: you were unseated and it is back in your wallet."),
-    "notice_below_game_minimum": _("Your table money is below this game's minimum: you were unseated and it is back in your wallet."),
+    "notice_below_table_minimum": _("Below the table minimum: unseated, your coins are back in your wallet."),
+    "notice_below_set_minimum": _("Below this set's minimum: unseated, your coins are back in your wallet."),
+    "notice_below_game_minimum": _("Below this game's minimum: unseated, your coins are back in your wallet."),
     # error codes (docs/PROTOCOL.md)
     "err_bad_message": _("The server could not read that request."),
     "err_rate_limited": _("Too many requests: slow down a little."),
