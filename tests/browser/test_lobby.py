@@ -1,0 +1,32 @@
+"""The lobby in the browser: games and stake levels, tables updated live, Play seats you."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.services.seating import seat_join
+from tests.browser.conftest import call
+from tests.browser.helpers import text
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_lobby_lists_tables_live_and_play_opens_a_table(player, make_table):
+    table = make_table("thirteen")
+    watcher, zh = player("Erin", lang="en"), player("阿发")
+    watcher.open("/lobby/")
+    watcher.page.wait_for_selector(".conn-online")
+    row = watcher.page.locator(".table-link", has_text=table.name)
+    assert row.inner_text().count(text("free_seats", "en", n=4))
+    call(seat_join, table_id=table.pk, user=zh.user, buy_in=table.stake_level.min_buy_in, request_id="lobby-1")
+    watcher.page.wait_for_selector(f".table-link:has-text('{zh.user.display_name}')")
+    assert text("free_seats", "en", n=3) in row.inner_text()
+    watcher.shot("lobby-en")
+
+    zh.open("/lobby/")
+    zh.page.wait_for_selector(".conn-online")
+    zh.page.click(f"article[data-level='{table.stake_level.pk}'] button[type=submit]")
+    zh.page.wait_for_url(f"**/tables/{table.pk}/")
+    zh.page.wait_for_selector("[data-testid=my-table-money]")
+    zh.shot("lobby-play-zh-hans")
+    assert not watcher.errors and not zh.errors
