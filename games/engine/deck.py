@@ -62,9 +62,20 @@ def _words(key: bytes, client: str) -> Iterator[int]:
         counter += 1
 
 
+def _checked_client_seeds(client_seeds: Sequence[str]) -> list[str]:
+    """Client seeds are joined with ":", so each must be a non-empty string without ":" (else
+    two different lists could give one deck)."""
+    if isinstance(client_seeds, str) or not isinstance(client_seeds, list | tuple):
+        raise EngineError("client seeds must be a list of strings")
+    for seed in client_seeds:
+        if not isinstance(seed, str) or not seed or ":" in seed:
+            raise EngineError(f"client seed {seed!r}: expected a non-empty string without ':'")
+    return list(client_seeds)
+
+
 def shuffle(server_seed: str, client_seeds: Sequence[str] = ()) -> list[int]:
     """The deck order for a seed (and optional client seeds); index 0 is the top card."""
-    words = _words(_seed_bytes(server_seed), ":".join(client_seeds))
+    words = _words(_seed_bytes(server_seed), ":".join(_checked_client_seeds(client_seeds)))
     deck = list(DECK)
     for i in range(len(deck) - 1, 0, -1):
         n = i + 1
