@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -18,7 +19,6 @@ from wallet.errors import WalletError
 from wallet.forms import GrantForm
 from wallet.models import Account, AccountKind, Entry, LedgerTransaction
 from wallet.money import format_coins
-from wallet.selectors import house_balances
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -88,8 +88,8 @@ class AccountAdmin(ReadOnlyAdmin):
 
     @admin.display(description=gettext_lazy("balance"))
     def balance_coins(self, account: Account) -> str:
-        if account.kind == AccountKind.HOUSE:
-            return format_coins(house_balances()[account.house])
+        if account.kind == AccountKind.HOUSE:  # derived: the sum of its entries
+            return format_coins(account.entries.aggregate(total=Sum("amount"))["total"] or 0)
         return format_coins(account.balance)
 
     def get_urls(self) -> list[Any]:

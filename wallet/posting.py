@@ -10,7 +10,7 @@ to :func:`ledger_post`, which
    ones; house accounts are never locked or updated (their balance is the sum of their entries);
 3. computes the legs (a cash-out of "everything" needs the locked balance), refuses an unbalanced
    set or a balance that would go below zero, with nothing written;
-4. inserts the entries in one statement and updates the cached balances in one statement.
+4. inserts the entries and updates the cached balances (one statement on PostgreSQL).
 
 A replayed key returns the first transaction when the request is the same and raises
 :class:`IdempotencyConflict` naming the differing field otherwise, also when two requests race.
@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from django.db import IntegrityError, OperationalError, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.db.models import BigIntegerField, Case, F, Q, Value, When
 
 from wallet.errors import IdempotencyConflict, InsufficientFunds, UnbalancedTransaction
@@ -75,6 +75,7 @@ class Leg(NamedTuple):
     amount: int
 
 
+Row = tuple[int, int, int | None]  # an entry to insert: (account id, amount, balance after)
 LegBuilder = Callable[[Mapping[AccountKey, int]], Sequence[Leg]]
 
 
@@ -161,9 +162,8 @@ def _post_once(posting: Posting) -> LedgerTransaction:
     locked = _lock_accounts(posting.accounts_to_lock())
     legs = [leg for leg in _legs(posting, locked) if leg.amount != 0]
     _refuse_unbalanced(legs)
-    balances = _refuse_overdraw(legs, locked)
-    _write_entries(header, legs, locked)
-    _update_balances(balances, locked)
+    changes = _refuse_overdraw(legs, locked)
+    _write(header, legs, locked, changes)
     return header
 
 
@@ -217,26 +217,50 @@ def _refuse_overdraw(legs: Sequence[Leg], locked: Mapping[AccountKey, Account]) 
     return changes
 
 
-def _write_entries(header: LedgerTransaction, legs: Sequence[Leg], locked: Mapping[AccountKey, Account]) -> None:
+def _write(
+    header: LedgerTransaction, legs: Sequence[Leg], locked: Mapping[AccountKey, Account],
+    changes: Mapping[AccountKey, int],
+) -> None:
+    """Insert the entries (with each account's running balance) and move the cached balances."""
     running = {key: account.balance for key, account in locked.items()}
-    entries = []
+    rows: list[Row] = []
     for leg in legs:
         if leg.account.kind == AccountKind.HOUSE:
-            entries.append(Entry(transaction=header, account_id=HOUSE_IDS[leg.account.name], amount=leg.amount))
-            continue
-        running[leg.account] += leg.amount
-        entries.append(
-            Entry(transaction=header, account=locked[leg.account], amount=leg.amount,
-                  balance_after=running[leg.account])
-        )
-    Entry.objects.bulk_create(entries)
-
-
-def _update_balances(changes: Mapping[AccountKey, int], locked: Mapping[AccountKey, Account]) -> None:
-    ids = {locked[key].pk: change for key, change in changes.items() if change}
-    if not ids:
-        return
-    delta = Case(*(When(pk=pk, then=Value(change)) for pk, change in ids.items()), output_field=BigIntegerField())
-    Account.objects.filter(pk__in=ids).update(balance=F("balance") + delta)
+            rows.append((HOUSE_IDS[leg.account.name], leg.amount, None))
+        else:
+            running[leg.account] += leg.amount
+            rows.append((locked[leg.account].pk, leg.amount, running[leg.account]))
+    deltas = {locked[key].pk: change for key, change in changes.items() if change}
+    if rows:
+        writer = _write_postgres if connection.vendor == "postgresql" else _write_orm
+        writer(header.pk, rows, deltas)
     for key, change in changes.items():
         locked[key].balance += change
+
+
+# Both writes in one statement: one round trip on the settlement path.
+_POSTGRES_WRITE = """
+WITH new_entries AS (
+    INSERT INTO wallet_entry (transaction_id, account_id, amount, balance_after)
+    SELECT %s, unnest(%s::bigint[]), unnest(%s::bigint[]), unnest(%s::bigint[])
+)
+UPDATE wallet_account AS account SET balance = account.balance + change.delta
+FROM unnest(%s::bigint[], %s::bigint[]) AS change(id, delta)
+WHERE account.id = change.id
+"""
+
+
+def _write_postgres(transaction_id: int, rows: Sequence[Row], deltas: Mapping[int, int]) -> None:
+    accounts, amounts, after = (list(column) for column in zip(*rows, strict=True))
+    with connection.cursor() as cursor:
+        cursor.execute(_POSTGRES_WRITE, [transaction_id, accounts, amounts, after, list(deltas), list(deltas.values())])
+
+
+def _write_orm(transaction_id: int, rows: Sequence[Row], deltas: Mapping[int, int]) -> None:
+    Entry.objects.bulk_create(
+        Entry(transaction_id=transaction_id, account_id=account, amount=amount, balance_after=after)
+        for account, amount, after in rows
+    )
+    if deltas:
+        change = Case(*(When(pk=pk, then=Value(d)) for pk, d in deltas.items()), output_field=BigIntegerField())
+        Account.objects.filter(pk__in=deltas).update(balance=F("balance") + change)
