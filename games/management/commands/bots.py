@@ -86,7 +86,8 @@ class Command(BaseCommand):
             f"tables {len(plan)}  hands completed {hands}/{len(plan) * o['hands']}  errors {len(stats.errors)}\n"
             f"elapsed {elapsed:.1f} s  hands/min {60 * hands / elapsed:.1f}\n"
             f"action-to-broadcast latency over {len(stats.latencies)} actions: "
-            f"p50 {1000 * percentile(stats.latencies, 0.5):.1f} ms  p99 {1000 * percentile(stats.latencies, 0.99):.1f} ms"
+            f"p50 {1000 * percentile(stats.latencies, 0.5):.1f} ms  "
+            f"p99 {1000 * percentile(stats.latencies, 0.99):.1f} ms"
         )
         for error in stats.errors[:20]:
             self.stderr.write(error)
@@ -98,8 +99,9 @@ class Command(BaseCommand):
         urls = o["url"] or ["ws://127.0.0.1:8000"]
         deadline = time.monotonic() + o["timeout"]
         bots = [
-            Bot(url=urls[i % len(urls)], table_id=table_id, session=session, origin=o["origin"], buy_in=level.min_buy_in * 3,
-                hands_wanted=o["hands"], stats=BotStats(), rng=random.Random(f"{table_id}:{i}"))
+            Bot(url=urls[i % len(urls)], table_id=table_id, session=session, origin=o["origin"],
+                buy_in=level.min_buy_in * 3, hands_wanted=o["hands"], stats=BotStats(),
+                rng=random.Random(f"{table_id}:{i}"))
             for table_id, sessions in plan for i, session in enumerate(sessions)
         ]
         results = await asyncio.gather(*(b.run(deadline) for b in bots), return_exceptions=True)

@@ -24,7 +24,7 @@ FAIRNESS_MD = Path(__file__).resolve().parents[3] / "docs" / "FAIRNESS.md"
 ZERO_SEED = "00" * 32
 
 seeds = st.binary(min_size=32, max_size=32).map(bytes.hex)
-client_lists = st.lists(st.text(max_size=12), max_size=4)
+client_lists = st.lists(st.text(min_size=1, max_size=12).filter(lambda t: ":" not in t), max_size=4)
 
 
 def numbered_seed(i: int) -> str:
@@ -283,3 +283,9 @@ def test_the_documented_reference_skips_rejected_words_like_deck_py(monkeypatch:
     ref_shuffle.__globals__["words"] = lambda seed, client: iter(stream)
     assert ref_shuffle(ZERO_SEED) == cards_str(shuffle(ZERO_SEED))
     assert ref_shuffle(ZERO_SEED) == cards_str(independent_shuffle(iter(stream)))
+
+
+@pytest.mark.parametrize("client", [[""], ["a:b"], "ab", [1]])
+def test_client_seeds_that_could_collide_are_refused(client: object) -> None:
+    with pytest.raises(EngineError, match="client seed"):
+        shuffle("00" * 32, client)  # type: ignore[arg-type]
