@@ -43,9 +43,9 @@ def test_an_all_compare_hand_with_bets_reveals_and_results(player, make_table):
     for p in (players[0], players[2]):
         p.page.click("[data-testid=reveal]")  # players[1] reveals automatically
 
-    hand.refresh_from_db()
     for p in players:
         p.page.wait_for_selector("[data-testid=showdown] [data-testid=result-0]", state="visible", timeout=15_000)
+    hand.refresh_from_db()
     assert hand.status == Hand.Status.SETTLED
     result = hand.result
     assert result["bets"] == [1, 3, 5]
