@@ -37,13 +37,18 @@ def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
     deltas: dict[int, int] = {}
     for player, amount in zip(hand.players, coins, strict=True):
         deltas[player["user"]] = deltas.get(player["user"], 0) + amount
-    tx = wallet.wallet_settle_hand(
-        hand_ref=f"hand:{hand.pk}", table_ref=table.wallet_ref, deltas=deltas, house=house_lines(hand.game, result),
-        idempotency_key=f"settle:hand:{hand.pk}", memo=f"{table.name} #{hand.number}",
-    )
-    hand.status = Hand.Status.SETTLED
+    if result.get("void"):
+        # A game our own outage interrupted: stakes returned, nothing moves (RULES.md section 2).
+        hand.status = Hand.Status.VOIDED
+    else:
+        tx = wallet.wallet_settle_hand(
+            hand_ref=f"hand:{hand.pk}", table_ref=table.wallet_ref, deltas=deltas,
+            house=house_lines(hand.game, result), idempotency_key=f"settle:hand:{hand.pk}",
+            memo=f"{table.name} #{hand.number}",
+        )
+        hand.status = Hand.Status.SETTLED
+        hand.ledger_transaction_id = tx.pk
     hand.finished_at = timezone.now()
-    hand.ledger_transaction_id = tx.pk
     hand.result = result
     hand.deadline = None
     hand.save()

@@ -56,6 +56,8 @@ def _extend(hand_id: int, gap: timedelta) -> int:
     hand = Hand.objects.select_for_update().get(pk=hand_id)
     if hand.status != Hand.Status.ACTIVE or hand.deadline is None:
         return 0
+    if hand.game == "thirteen_trio":
+        return _void(table, hand)
     state = dict(hand.state)
     if isinstance(state.get("deadline"), int | float):
         state["deadline"] = state["deadline"] + gap.total_seconds()
@@ -67,6 +69,16 @@ def _extend(hand_id: int, gap: timedelta) -> int:
 
     _after_commit_timer(hand)
     table_touch(table)
+    return 1
+
+
+def _void(table: Table, hand: Hand) -> int:
+    """The trio's rule for games our own servers interrupted: voided, stakes returned."""
+    from games.adapters import engine
+    from games.services.hands import _save
+
+    state, _events = engine(hand.game).void(hand.state)
+    _save(table, hand, state)
     return 1
 
 

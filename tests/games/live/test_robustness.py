@@ -253,3 +253,17 @@ async def test_foreign_origin_is_refused(funded, table_for):
 
 
 __all__ = ["hand_services"]
+
+
+async def test_a_trio_game_our_outage_interrupted_is_voided_with_stakes_returned(funded, table_for):
+    table, users, players = await _seated_table(funded, table_for, n=3, game="thirteen_trio")
+    hand = await _deal(table, players)
+    before = [await db(selectors.table_money)(user=u, table_ref=table.wallet_ref) for u in users]
+    await db(hands_sweep)()
+    with time_machine.travel(timezone.now() + timedelta(minutes=5)):
+        report = await db(hands_sweep)()
+    assert report["extended"] == 1
+    fresh = await db(Hand.objects.get)(pk=hand.pk)
+    assert fresh.status == Hand.Status.VOIDED and fresh.ledger_transaction_id is None
+    assert [await db(selectors.table_money)(user=u, table_ref=table.wallet_ref) for u in users] == before
+    await gather(*(p.close() for p in players))
