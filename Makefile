@@ -46,6 +46,12 @@ test: migrate
 	$(PY) manage.py check
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/pytest -m "not browser" ; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 1; fi; exit $$rc
+	$(MAKE) test-browser
+
+# Browser tests (Chromium + Playwright) in their own run; scripts/ci_system_packages.sh installs
+# Chromium and the CJK font. Screenshots of every table page land in artifacts/.
+test-browser: venv
+	$(VENV)/bin/pytest -m browser tests/browser ; rc=$$?; if [ $$rc -eq 5 ]; then echo "no browser tests collected"; exit 1; fi; exit $$rc
 
 lint: venv
 	$(VENV)/bin/ruff check .
