@@ -123,10 +123,15 @@ def ledger_post(posting: Posting) -> LedgerTransaction:
                 raise
             return winner
         except OperationalError as exc:
-            if transaction.get_connection().in_atomic_block or not _transient(exc) or attempt >= MAX_ATTEMPTS:
+            if _caller_owns_transaction() or not _transient(exc) or attempt >= MAX_ATTEMPTS:
                 raise
             time.sleep(random.uniform(0, BACKOFF_SECONDS * 2**attempt))  # full jitter
             attempt += 1
+
+
+def _caller_owns_transaction() -> bool:
+    """Inside a caller's transaction a failed statement aborted the caller's work: no retry here."""
+    return transaction.get_connection().in_atomic_block
 
 
 def _transient(exc: OperationalError) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import threading
 from collections import Counter
+from contextlib import nullcontext
 from typing import Any
 
 import pytest
@@ -55,13 +56,17 @@ def test_fifty_concurrent_requests_with_one_key_post_once(player) -> None:
     _ledger_ok()
 
 
-def test_two_concurrent_settlements_of_one_hand_apply_once(seated) -> None:
+@pytest.mark.parametrize("inside_callers_transaction", [False, True])
+def test_two_concurrent_settlements_of_one_hand_apply_once(seated, inside_callers_transaction: bool) -> None:
     a, b, c, d = (seated(name, table_money=1_000_00) for name in "abcd")
     deltas = {a.pk: 285_00, b.pk: -100_00, c.pk: -100_00, d.pk: -100_00}
 
     def settle(i: int) -> Any:
-        return services.wallet_settle_hand(hand_ref="hand:77", table_ref="t1", deltas=deltas,
-                                           house={"commission": 15_00}, idempotency_key="settle:hand:77")
+        with transaction.atomic(durable=False) if inside_callers_transaction else nullcontext():
+            txn = services.wallet_settle_hand(hand_ref="hand:77", table_ref="t1", deltas=deltas,
+                                              house={"commission": 15_00}, idempotency_key="settle:hand:77")
+            LedgerTransaction.objects.count()  # the caller's transaction is still usable
+            return txn
 
     results = run_concurrently(settle, 2)
     assert all(isinstance(r, LedgerTransaction) for r in results) and results[0].pk == results[1].pk

@@ -258,3 +258,54 @@ def test_seed_demo_funds_the_demo_players_once() -> None:
     alice = User.objects.get(username="alice")
     assert wallet_balance(user=alice) == 500_000
     assert LedgerTransaction.objects.filter(idempotency_key="demo-grant:alice").count() == 1
+
+
+def _deadlock() -> Exception:
+    from django.db import OperationalError
+
+    class DeadlockDetected(Exception):
+        sqlstate = "40P01"  # what psycopg's error carries
+
+    error = OperationalError("deadlock detected")
+    error.__cause__ = DeadlockDetected()
+    return error
+
+
+def test_transient_database_errors_are_retried(player, monkeypatch) -> None:
+    from wallet import posting
+
+    lin, real, calls = player("lin"), posting._post_once, []
+
+    def flaky(p: posting.Posting) -> LedgerTransaction:
+        calls.append(p.idempotency_key)
+        if len(calls) < 3:
+            raise _deadlock()
+        return real(p)
+
+    monkeypatch.setattr(posting, "_post_once", flaky)
+    monkeypatch.setattr(posting, "BACKOFF_SECONDS", 0.0)
+    monkeypatch.setattr(posting, "_caller_owns_transaction", lambda: False)
+    services.wallet_grant(user=lin, amount=100, idempotency_key="retried", actor=None)
+    assert calls == ["retried"] * 3 and wallet_balance(user=lin) == 100
+
+
+def test_retries_are_bounded_and_left_to_a_caller_with_an_open_transaction(player, monkeypatch) -> None:
+    from django.db import OperationalError
+
+    from wallet import posting
+
+    lin, calls = player("lin"), []
+
+    def failing(p: posting.Posting) -> LedgerTransaction:
+        calls.append(1)
+        raise _deadlock()
+
+    monkeypatch.setattr(posting, "_post_once", failing)
+    monkeypatch.setattr(posting, "BACKOFF_SECONDS", 0.0)
+    with pytest.raises(OperationalError):  # the test itself runs inside a transaction
+        services.wallet_grant(user=lin, amount=100, idempotency_key=key(), actor=None)
+    assert len(calls) == 1
+    monkeypatch.setattr(posting, "_caller_owns_transaction", lambda: False)
+    with pytest.raises(OperationalError, match="deadlock"):
+        services.wallet_grant(user=lin, amount=100, idempotency_key=key(), actor=None)
+    assert len(calls) == 1 + posting.MAX_ATTEMPTS
