@@ -22,6 +22,8 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
+from dataclasses import dataclass
 from glob import glob
 from pathlib import Path
 from typing import Any
@@ -70,37 +72,66 @@ def prepare_tables(run: str, workers: int) -> list[tuple[str, list[int]]]:
     return tables
 
 
-def settle_loop(url: str, table: str, seats: list[int], commission: bool, start: Any, seconds: float, out: Any) -> None:
-    """One worker process: settle hands back to back until the time is up; report the count."""
+def backend_cpu_seconds() -> float | None:
+    """CPU time of this process's PostgreSQL backend, when the server runs on this machine."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def settle_loop(url: str, job: tuple[str, list[int], bool, str], start: Any, seconds: float, out: Any) -> None:
+    """One worker process: settle hands back to back until the time is up; report the count and CPU."""
     django_setup(url)
     from wallet import services
 
+    table, seats, commission, run = job
     house = {"commission": COMMISSION} if commission else {}
     won = 3 * LOSS - (COMMISSION if commission else 0)
+    server_before = backend_cpu_seconds()
     start.wait()
-    deadline, n = time.monotonic() + seconds, 0
+    client_before, deadline, n = time.process_time(), time.monotonic() + seconds, 0
     while time.monotonic() < deadline:
         winner = seats[n % 4]
         deltas = {seat: (won if seat == winner else -LOSS) for seat in seats}
-        services.wallet_settle_hand(hand_ref=f"{table}:{n}", table_ref=table, deltas=deltas, house=house,
-                                    idempotency_key=f"{table}:{commission}:{n}")
+        services.wallet_settle_hand(hand_ref=f"{table}:{run}:{n}", table_ref=table, deltas=deltas, house=house,
+                                    idempotency_key=f"{table}:{run}:{n}")  # a fresh key per hand and run
         n += 1
-    out.put(n)
+    client = time.process_time() - client_before
+    server_after = backend_cpu_seconds()
+    server = None if server_before is None or server_after is None else server_after - server_before
+    out.put((n, client, server))
 
 
-def settlements_per_second(url: str, tables: list[tuple[str, list[int]]], commission: bool, seconds: float) -> float:
+@dataclass
+class Measure:
+    per_second: float
+    client_cpu_ms: float  # per settlement
+    server_cpu_ms: float | None
+
+
+def settlements_per_second(url: str, tables: list[tuple[str, list[int]]], commission: bool, seconds: float) -> Measure:
     ctx = mp.get_context("spawn")
-    start, out = ctx.Barrier(len(tables) + 1), ctx.Queue()
-    procs = [ctx.Process(target=settle_loop, args=(url, t, s, commission, start, seconds, out)) for t, s in tables]
+    start, out, run = ctx.Barrier(len(tables) + 1), ctx.Queue(), f"{time.time_ns()}"
+    procs = [ctx.Process(target=settle_loop, args=(url, (t, s, commission, run), start, seconds, out))
+             for t, s in tables]
     for proc in procs:
         proc.start()
     start.wait()
     began = time.monotonic()
-    total = sum(out.get(timeout=seconds + 120) for _ in procs)
+    reports = [out.get(timeout=seconds + 120) for _ in procs]
     elapsed = time.monotonic() - began
     for proc in procs:
         proc.join()
-    return total / elapsed
+    total = sum(r[0] for r in reports)
+    server = None if any(r[2] is None for r in reports) else sum(r[2] for r in reports) * 1000 / total
+    return Measure(total / elapsed, sum(r[1] for r in reports) * 1000 / total, server)
 
 
 def pgbench_binary() -> str:
@@ -144,8 +175,16 @@ def server_settings(url: str) -> str:
     return f"PostgreSQL {version}, fsync={rows[0]}, synchronous_commit={rows[1]}, {os.cpu_count()} CPUs"
 
 
-def _runs(values: list[float]) -> str:
+def _runs(values: Iterable[float]) -> str:
     return " ".join(f"{v:.0f}" for v in values)
+
+
+def _cpu(measures: list[Measure]) -> str:
+    """Median CPU per settlement: the worker (Python, Django) + its PostgreSQL backend."""
+    client = statistics.median(m.client_cpu_ms for m in measures)
+    servers = [m.server_cpu_ms for m in measures if m.server_cpu_ms is not None]
+    server = f"{statistics.median(servers):.2f}" if servers else "?"
+    return f"{client:.2f}+{server} ms"
 
 
 def main() -> None:
@@ -167,18 +206,21 @@ def main() -> None:
     print(f"{server_settings(url)}; workers are processes; median of {args.repeat} interleaved runs "
           f"of {args.seconds:g} s")
     print(f"{'workers':>7} {'with commission/s':>18} {'without/s':>10} {'commission cost':>16} "
-          f"{'pgbench -N tps':>15} {'ratio':>6}")
+          f"{'pgbench -N tps':>15} {'ratio':>6}   CPU/settlement client+server (with | without)")
     for workers in counts:
         tables = prepare_tables(f"{run}-{workers}", workers)
-        runs: dict[str, list[float]] = {"with": [], "without": [], "pgbench": []}
+        runs: dict[str, list[Measure]] = {"with": [], "without": []}
+        ceilings: list[float] = []
         for _ in range(args.repeat):  # interleaved, so a noisy neighbour hits every figure alike
             runs["with"].append(settlements_per_second(url, tables, True, args.seconds))
             runs["without"].append(settlements_per_second(url, tables, False, args.seconds))
-            runs["pgbench"].append(pgbench_tps(url, workers, args.seconds))
-        with_c, without, ceiling = (statistics.median(runs[k]) for k in ("with", "without", "pgbench"))
+            ceilings.append(pgbench_tps(url, workers, args.seconds))
+        with_c, without = (statistics.median(m.per_second for m in runs[k]) for k in ("with", "without"))
+        ceiling = statistics.median(ceilings)
         print(f"{workers:>7} {with_c:>18.0f} {without:>10.0f} {1 - with_c / without:>15.1%} "
-              f"{ceiling:>15.0f} {with_c / ceiling:>6.1%}   "
-              f"(runs: {_runs(runs['with'])} | {_runs(runs['without'])} | {_runs(runs['pgbench'])})")
+              f"{ceiling:>15.0f} {with_c / ceiling:>6.1%}   {_cpu(runs['with'])} | {_cpu(runs['without'])}")
+        print(f"{'':>7} runs: {_runs(m.per_second for m in runs['with'])} | "
+              f"{_runs(m.per_second for m in runs['without'])} | pgbench {_runs(ceilings)}")
     call_command("ledger_check", verbosity=0, stdout=open(os.devnull, "w"))  # noqa: SIM115
     print("ledger_check: OK")
 

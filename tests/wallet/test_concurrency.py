@@ -62,7 +62,7 @@ def test_two_concurrent_settlements_of_one_hand_apply_once(seated, inside_caller
     deltas = {a.pk: 285_00, b.pk: -100_00, c.pk: -100_00, d.pk: -100_00}
 
     def settle(i: int) -> Any:
-        with transaction.atomic(durable=False) if inside_callers_transaction else nullcontext():
+        with transaction.atomic() if inside_callers_transaction else nullcontext():
             txn = services.wallet_settle_hand(hand_ref="hand:77", table_ref="t1", deltas=deltas,
                                               house={"commission": 15_00}, idempotency_key="settle:hand:77")
             LedgerTransaction.objects.count()  # the caller's transaction is still usable
