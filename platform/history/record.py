@@ -12,12 +12,13 @@ the ledger transaction and the link to the previous record of the same table.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine.cards import card_str, cards_str
-from games.engine.verify import FORMAT, GENESIS, canonical_json, record_hash
+from games.engine.verify import FORMAT, GENESIS, UNHASHED, canonical_json
 
 __all__ = ["FORMAT", "GENESIS", "player_copy", "record_body", "seal"]
 
@@ -99,14 +100,14 @@ def record_body(
         "players": [dict(p) for p in players],
         "fairness": {"commitment": fairness["commitment"], "server_seed": fairness["server_seed"],
                      "client_seeds": list(fairness.get("client_seeds") or [])},
-        "rules": copy.deepcopy(dict(state["rules"])),
+        "rules": state["rules"],
         "actions": [dict(a) for a in actions],
-        "result": copy.deepcopy(dict(result)),
+        "result": result,
         "house_lines": dict(house_lines),
         "ledger_transaction": ledger_transaction,
         "chain": {"seq": chain["seq"], "prev": chain.get("prev") or GENESIS},
     }
-    return json_round_trip(body)
+    return json_round_trip(body)  # a fresh copy: nothing of the inputs is shared or mutated
 
 
 def json_round_trip(value: Any) -> Any:
@@ -115,8 +116,12 @@ def json_round_trip(value: Any) -> Any:
 
 
 def seal(body: Mapping[str, Any]) -> tuple[str, str]:
-    """``(canonical JSON text, SHA-256 hex)`` of a record body: what is stored and chained."""
-    return canonical_json(body), record_hash(body)
+    """``(canonical JSON text, SHA-256 hex)`` of a record body: what is stored and chained
+    (the same digest as :func:`games.engine.verify.record_hash`, hashing the text once)."""
+    if any(key in body for key in UNHASHED):
+        raise ValueError(f"a record body to seal has no {' or '.join(UNHASHED)}")
+    text = canonical_json(body)
+    return text, hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def player_copy(body: Mapping[str, Any], seat: int) -> dict[str, Any]:
