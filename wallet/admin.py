@@ -7,7 +7,6 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -17,8 +16,9 @@ from django.utils.translation import gettext_lazy
 from wallet import services
 from wallet.errors import WalletError
 from wallet.forms import GrantForm
-from wallet.models import Account, AccountKind, Entry, LedgerTransaction
+from wallet.models import Account, Entry, House, LedgerTransaction
 from wallet.money import format_coins
+from wallet.selectors import house_balances
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -73,24 +73,29 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(ReadOnlyAdmin):
-    list_display = ("id", "transaction", "account", "amount", "balance_after")
+    list_display = ("id", "transaction", "account", "house", "amount", "balance_after")
+    list_filter = ("house",)
     list_select_related = ("transaction", "account")
     search_fields = ("transaction__reference", "account__user__username", "account__table_ref")
 
 
 @admin.register(Account)
 class AccountAdmin(ReadOnlyAdmin):
-    list_display = ("id", "kind", "user", "table_ref", "house", "balance_coins")
-    list_filter = ("kind", "house")
+    list_display = ("id", "kind", "user", "table_ref", "balance_coins")
+    list_filter = ("kind",)
     search_fields = ("user__username", "table_ref")
-    readonly_fields = ("kind", "user", "table_ref", "house", "balance", "created_at")
+    readonly_fields = ("kind", "user", "table_ref", "balance", "created_at")
     change_list_template = "wallet/admin/account_change_list.html"
 
     @admin.display(description=gettext_lazy("balance"))
     def balance_coins(self, account: Account) -> str:
-        if account.kind == AccountKind.HOUSE:  # derived: the sum of its entries
-            return format_coins(account.entries.aggregate(total=Sum("amount"))["total"] or 0)
         return format_coins(account.balance)
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        """Above the player accounts: the house accounts, each the sum of its entries."""
+        labels = dict(House.choices)
+        houses = [(labels[name], format_coins(amount)) for name, amount in house_balances().items()]
+        return super().changelist_view(request, {**(extra_context or {}), "house_balances": houses})
 
     def get_urls(self) -> list[Any]:
         view = self.admin_site.admin_view(self.grant_view)

@@ -17,21 +17,16 @@ from django.utils.translation import gettext_lazy as _
 class AccountKind(models.TextChoices):
     WALLET = "wallet", _("wallet")
     TABLE = "table", _("table money")
-    HOUSE = "house", _("house")
 
 
 class House(models.TextChoices):
-    """House accounts. Their balances are derived from their entries, never cached or locked."""
+    """House accounts: no rows, only a name on their entries. Their balance is the sum of those
+    entries, so postings never lock, update or (through a foreign key) share-lock a house row."""
 
     ISSUANCE = "issuance", _("issuance (the bank coins are granted from)")
     COMMISSION = "commission", _("commission")
     PENALTY = "penalty", _("penalties")
     BANKER = "banker", _("house-banked games")
-
-
-# Well-known ids (negative, so they never meet a sequence value): postings reference house accounts
-# without looking them up. The rows are (re)created after every migrate and flush (apps.py).
-HOUSE_IDS: dict[str, int] = {House.ISSUANCE: -1, House.COMMISSION: -2, House.PENALTY: -3, House.BANKER: -4}
 
 
 class TransactionKind(models.TextChoices):
@@ -47,17 +42,14 @@ class TransactionKind(models.TextChoices):
 
 
 class Account(models.Model):
-    """A player's wallet, a seat's table money (escrow) at one table, or a house account."""
+    """A player's wallet, or a seat's table money (escrow) at one table."""
 
     kind = models.CharField(_("kind"), max_length=10, choices=AccountKind.choices)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="wallet_accounts",
-        verbose_name=_("user"),
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="wallet_accounts", verbose_name=_("user"),
     )
     table_ref = models.CharField(_("table"), max_length=64, blank=True, default="")
-    house = models.CharField(_("house account"), max_length=16, blank=True, default="", choices=House.choices)
-    # Cached balance of wallet and table accounts, changed in the same database transaction as
-    # their entries. Always 0 on house accounts: theirs is the sum of their entries.
+    # Cached balance, changed under the row lock in the same database transaction as the entries.
     balance = models.BigIntegerField(_("balance"), default=0)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
@@ -66,15 +58,9 @@ class Account(models.Model):
         verbose_name_plural = _("accounts")
         permissions = [("post_adjustment", "Can grant and adjust coins")]
         constraints = [
+            models.CheckConstraint(condition=Q(balance__gte=0), name="wallet_account_balance_not_negative"),
             models.CheckConstraint(
-                condition=Q(kind=AccountKind.HOUSE) | Q(balance__gte=0), name="wallet_account_balance_not_negative"
-            ),
-            models.CheckConstraint(
-                condition=(
-                    Q(kind=AccountKind.WALLET, user__isnull=False, table_ref="", house="")
-                    | (Q(kind=AccountKind.TABLE, user__isnull=False, house="") & ~Q(table_ref=""))
-                    | (Q(kind=AccountKind.HOUSE, user__isnull=True, table_ref="", balance=0) & ~Q(house=""))
-                ),
+                condition=Q(kind=AccountKind.WALLET, table_ref="") | (Q(kind=AccountKind.TABLE) & ~Q(table_ref="")),
                 name="wallet_account_shape",
             ),
             models.UniqueConstraint(
@@ -83,12 +69,9 @@ class Account(models.Model):
             models.UniqueConstraint(
                 fields=["user", "table_ref"], condition=Q(kind=AccountKind.TABLE), name="wallet_one_seat_per_table"
             ),
-            models.UniqueConstraint(fields=["house"], condition=Q(kind=AccountKind.HOUSE), name="wallet_one_house"),
         ]
 
     def __str__(self) -> str:
-        if self.kind == AccountKind.HOUSE:
-            return f"house:{self.house}"
         if self.kind == AccountKind.TABLE:
             return f"table:{self.table_ref}:{self.user_id}"
         return f"wallet:{self.user_id}"
@@ -133,24 +116,36 @@ class LedgerTransaction(models.Model):
 
 
 class Entry(models.Model):
-    """One leg of a transaction: ``amount`` is added to the account (negative takes coins out)."""
+    """One leg of a transaction: ``amount`` is added to a player account or to a house account
+    (negative takes coins out). Exactly one of ``account`` and ``house`` is set."""
 
     transaction = models.ForeignKey(
         LedgerTransaction, on_delete=models.PROTECT, related_name="entries", verbose_name=_("transaction")
     )
     account = models.ForeignKey(
-        Account, on_delete=models.PROTECT, related_name="entries", verbose_name=_("account"),
+        Account, on_delete=models.PROTECT, null=True, blank=True, related_name="entries", verbose_name=_("account"),
         db_index=False,  # covered by wallet_entry_account_id
     )
+    house = models.CharField(_("house account"), max_length=16, blank=True, default="", choices=House.choices)
     amount = models.BigIntegerField(_("amount"))
-    # The account's balance after this entry (wallet and table accounts; null on house accounts).
+    # The player account's balance after this entry (null on house entries).
     balance_after = models.BigIntegerField(_("balance after"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("entry")
         verbose_name_plural = _("entries")
-        indexes = [models.Index(fields=["account", "id"], name="wallet_entry_account_id")]
-        constraints = [models.CheckConstraint(condition=~Q(amount=0), name="wallet_entry_amount_not_zero")]
+        indexes = [
+            models.Index(fields=["account", "id"], name="wallet_entry_account_id"),
+            models.Index(fields=["house", "id"], name="wallet_entry_house_id", condition=~Q(house="")),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=~Q(amount=0), name="wallet_entry_amount_not_zero"),
+            models.CheckConstraint(
+                condition=Q(account__isnull=False, house="", balance_after__isnull=False)
+                | Q(account__isnull=True, house__in=House.values, balance_after__isnull=True),
+                name="wallet_entry_account_or_house",
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.account_id} {self.amount:+d}"
+        return f"{self.account_id or self.house} {self.amount:+d}"

@@ -7,7 +7,7 @@ to :func:`ledger_post`, which
    here, before it holds any account lock, and fail once the first commits;
 2. locks the wallet and table accounts involved (``SELECT ... FOR UPDATE ORDER BY id``: ascending
    id order everywhere, so two postings never wait on each other in a cycle), creating missing
-   ones; house accounts are never locked or updated (their balance is the sum of their entries);
+   ones; house accounts have no rows to lock (their balance is the sum of their entries);
 3. computes the legs (a cash-out of "everything" needs the locked balance), refuses an unbalanced
    set or a balance that would go below zero, with nothing written;
 4. inserts the entries and updates the cached balances (one statement on PostgreSQL).
@@ -32,12 +32,15 @@ from django.db import IntegrityError, OperationalError, connection, transaction
 from django.db.models import BigIntegerField, Case, F, Q, Value, When
 
 from wallet.errors import IdempotencyConflict, InsufficientFunds, UnbalancedTransaction
-from wallet.models import HOUSE_IDS, Account, AccountKind, Entry, LedgerTransaction
+from wallet.models import Account, AccountKind, Entry, LedgerTransaction
 
 MAX_ATTEMPTS = 6
 BACKOFF_SECONDS = 0.01
 # serialization_failure, deadlock_detected, lock_not_available (lock_timeout)
 TRANSIENT_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
+
+
+HOUSE = "house"
 
 
 class AccountKey(NamedTuple):
@@ -57,12 +60,15 @@ class AccountKey(NamedTuple):
 
     @classmethod
     def house(cls, name: str) -> AccountKey:
-        return cls(AccountKind.HOUSE, None, name)
+        return cls(HOUSE, None, name)
 
     @classmethod
     def of(cls, account: Account) -> AccountKey:
-        name = account.house if account.kind == AccountKind.HOUSE else account.table_ref
-        return cls(account.kind, account.user_id, name)
+        return cls(account.kind, account.user_id, account.table_ref)
+
+    @classmethod
+    def of_entry(cls, entry: Entry) -> AccountKey:
+        return cls.house(entry.house) if entry.account is None else cls.of(entry.account)
 
     def new_account(self) -> Account:
         if self.kind == AccountKind.TABLE:
@@ -75,7 +81,7 @@ class Leg(NamedTuple):
     amount: int
 
 
-Row = tuple[int, int, int | None]  # an entry to insert: (account id, amount, balance after)
+Row = tuple[int | None, str, int, int | None]  # an entry: (account id or None, house or "", amount, balance after)
 LegBuilder = Callable[[Mapping[AccountKey, int]], Sequence[Leg]]
 
 
@@ -100,7 +106,7 @@ class Posting:
 
     def accounts_to_lock(self) -> list[AccountKey]:
         keys = list(self.lock) + [leg.account for leg in self.legs]
-        return sorted({k for k in keys if k.kind != AccountKind.HOUSE})
+        return sorted({k for k in keys if k.kind != HOUSE})
 
 
 def canonical_json(data: Mapping[str, Any]) -> str:
@@ -213,7 +219,7 @@ def _refuse_overdraw(legs: Sequence[Leg], locked: Mapping[AccountKey, Account]) 
     """The change of each locked account; raises InsufficientFunds before anything is written."""
     changes: dict[AccountKey, int] = {}
     for leg in legs:
-        if leg.account.kind != AccountKind.HOUSE:
+        if leg.account.kind != HOUSE:
             changes[leg.account] = changes.get(leg.account, 0) + leg.amount
     for key, change in sorted(changes.items()):
         balance = locked[key].balance
@@ -230,11 +236,11 @@ def _write(
     running = {key: account.balance for key, account in locked.items()}
     rows: list[Row] = []
     for leg in legs:
-        if leg.account.kind == AccountKind.HOUSE:
-            rows.append((HOUSE_IDS[leg.account.name], leg.amount, None))
+        if leg.account.kind == HOUSE:
+            rows.append((None, leg.account.name, leg.amount, None))
         else:
             running[leg.account] += leg.amount
-            rows.append((locked[leg.account].pk, leg.amount, running[leg.account]))
+            rows.append((locked[leg.account].pk, "", leg.amount, running[leg.account]))
     deltas = {locked[key].pk: change for key, change in changes.items() if change}
     if rows:
         writer = _write_postgres if connection.vendor == "postgresql" else _write_orm
@@ -246,8 +252,8 @@ def _write(
 # Both writes in one statement: one round trip on the settlement path.
 _POSTGRES_WRITE = """
 WITH new_entries AS (
-    INSERT INTO wallet_entry (transaction_id, account_id, amount, balance_after)
-    SELECT %s, unnest(%s::bigint[]), unnest(%s::bigint[]), unnest(%s::bigint[])
+    INSERT INTO wallet_entry (transaction_id, account_id, house, amount, balance_after)
+    SELECT %s, unnest(%s::bigint[]), unnest(%s::text[]), unnest(%s::bigint[]), unnest(%s::bigint[])
 )
 UPDATE wallet_account AS account SET balance = account.balance + change.delta
 FROM unnest(%s::bigint[], %s::bigint[]) AS change(id, delta)
@@ -256,15 +262,17 @@ WHERE account.id = change.id
 
 
 def _write_postgres(transaction_id: int, rows: Sequence[Row], deltas: Mapping[int, int]) -> None:
-    accounts, amounts, after = (list(column) for column in zip(*rows, strict=True))
+    accounts, houses, amounts, after = (list(column) for column in zip(*rows, strict=True))
     with connection.cursor() as cursor:
-        cursor.execute(_POSTGRES_WRITE, [transaction_id, accounts, amounts, after, list(deltas), list(deltas.values())])
+        cursor.execute(
+            _POSTGRES_WRITE, [transaction_id, accounts, houses, amounts, after, list(deltas), list(deltas.values())]
+        )
 
 
 def _write_orm(transaction_id: int, rows: Sequence[Row], deltas: Mapping[int, int]) -> None:
     Entry.objects.bulk_create(
-        Entry(transaction_id=transaction_id, account_id=account, amount=amount, balance_after=after)
-        for account, amount, after in rows
+        Entry(transaction_id=transaction_id, account_id=account, house=house, amount=amount, balance_after=after)
+        for account, house, amount, after in rows
     )
     if deltas:
         change = Case(*(When(pk=pk, then=Value(d)) for pk, d in deltas.items()), output_field=BigIntegerField())

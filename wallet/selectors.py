@@ -57,10 +57,5 @@ def wallet_statement(
 
 def house_balances() -> dict[str, int]:
     """Each house account's balance (the sum of its entries); ``issuance`` is minus the coins issued."""
-    sums = dict(
-        Entry.objects.filter(account__kind=AccountKind.HOUSE)
-        .values_list("account__house")
-        .annotate(total=Sum("amount"))
-        .values_list("account__house", "total")
-    )
+    sums = dict(Entry.objects.exclude(house="").values_list("house").annotate(total=Sum("amount")).order_by())
     return {name: int(sums.get(name) or 0) for name in House.values}

@@ -14,9 +14,8 @@ Accounts involved: ``issuance`` (the bank coins are granted from) → player wal
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from django.db import IntegrityError, connections
+from django.db import IntegrityError
 
 from accounts.models import User
 from wallet.errors import (
@@ -26,7 +25,7 @@ from wallet.errors import (
     TransactionNotFound,
     UnbalancedTransaction,
 )
-from wallet.models import HOUSE_IDS, Account, AccountKind, House, LedgerTransaction, TransactionKind
+from wallet.models import House, LedgerTransaction, TransactionKind
 from wallet.posting import AccountKey, Leg, Posting, ledger_post
 
 ISSUANCE = AccountKey.house(House.ISSUANCE)
@@ -215,7 +214,8 @@ def wallet_reverse(
         raise TransactionNotFound(transaction=transaction_id)
     if original.kind == TransactionKind.REVERSAL:
         raise InvalidPosting(reason="a reversal cannot be reversed; post a new transaction instead")
-    legs = [Leg(AccountKey.of(e.account), -e.amount) for e in original.entries.select_related("account").order_by("id")]
+    entries = original.entries.select_related("account").order_by("id")
+    legs = [Leg(AccountKey.of_entry(entry), -entry.amount) for entry in entries]
     request = {"kind": TransactionKind.REVERSAL, "transaction": transaction_id, "reason": reason,
                "actor": _actor_id(actor)}
     posting = Posting(
@@ -228,15 +228,3 @@ def wallet_reverse(
         if LedgerTransaction.objects.filter(reverses_id=transaction_id).exists():
             raise AlreadyReversed(transaction=transaction_id) from None
         raise
-
-
-def house_accounts_ensure(*, using: str = "default") -> None:
-    """Create the house accounts with their well-known ids (idempotent)."""
-    if Account._meta.db_table not in connections[using].introspection.table_names():
-        return  # the wallet is migrated to zero
-    rows = [Account(pk=pk, kind=AccountKind.HOUSE, house=name) for name, pk in HOUSE_IDS.items()]
-    Account.objects.using(using).bulk_create(rows, ignore_conflicts=True)
-
-
-def house_accounts_ensure_after_migrate(sender: Any, using: str = "default", **kwargs: Any) -> None:
-    house_accounts_ensure(using=using)

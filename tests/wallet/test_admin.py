@@ -94,8 +94,8 @@ def test_auditors_see_the_ledger_but_cannot_grant(client: Client, make_user, gra
     auditor.groups.add(roles_sync())
     client.force_login(auditor)
     assert client.get(reverse("admin:wallet_ledgertransaction_change", args=[grant.pk])).status_code == 200
-    accounts = client.get(reverse("admin:wallet_account_changelist"), {"kind": "house"}).content.decode()
-    assert "-10.00" in accounts  # the issuance balance, derived from its entries
+    accounts = client.get(reverse("admin:wallet_account_changelist")).content.decode()
+    assert "<td>-10.00</td>" in accounts  # the issuance balance, the sum of its entries
     assert "Grant or adjust coins" not in accounts
     assert client.get(reverse("admin:wallet_account_grant")).status_code == 403
 

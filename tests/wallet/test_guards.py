@@ -7,7 +7,7 @@ from django.db import IntegrityError, connection, transaction
 
 from tests.wallet.conftest import key
 from wallet import services
-from wallet.models import HOUSE_IDS, Account, Entry, LedgerTransaction
+from wallet.models import Account, Entry, LedgerTransaction
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +48,8 @@ def test_an_unbalanced_insert_is_refused_by_postgres(grant: LedgerTransaction) -
     wallet = grant.entries.get(amount__gt=0).account_id
     with pytest.raises(IntegrityError, match="does not balance"), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
-            "INSERT INTO wallet_entry (transaction_id, account_id, amount) VALUES (%s, %s, 500)", [grant.pk, wallet]
+            "INSERT INTO wallet_entry (transaction_id, account_id, house, amount, balance_after) VALUES (%s, %s, '', 500, 1500)",
+            [grant.pk, wallet],
         )
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # what COMMIT does with the deferred check
 
@@ -60,13 +61,13 @@ def test_an_unbalanced_transaction_cannot_commit(player) -> None:
     wallet = Account.objects.get(user=lin).pk
     with pytest.raises(IntegrityError, match="does not balance"), transaction.atomic():
         txn = LedgerTransaction.objects.create(kind="grant", idempotency_key="forged", payload={}, payload_hash="")
-        Entry.objects.create(transaction=txn, account_id=wallet, amount=1_000_000)
-        Entry.objects.create(transaction=txn, account_id=HOUSE_IDS["issuance"], amount=-999_999)
+        Entry.objects.create(transaction=txn, account_id=wallet, amount=1_000_000, balance_after=1_001_000)
+        Entry.objects.create(transaction=txn, house="issuance", amount=-999_999)
     assert not LedgerTransaction.objects.filter(idempotency_key="forged").exists()
     with transaction.atomic():  # the same rows, balanced, commit
         txn = LedgerTransaction.objects.create(kind="grant", idempotency_key="balanced", payload={}, payload_hash="")
-        Entry.objects.create(transaction=txn, account_id=wallet, amount=5)
-        Entry.objects.create(transaction=txn, account_id=HOUSE_IDS["issuance"], amount=-5)
+        Entry.objects.create(transaction=txn, account_id=wallet, amount=5, balance_after=1_005)
+        Entry.objects.create(transaction=txn, house="issuance", amount=-5)
     assert txn.entries.count() == 2
 
 
@@ -83,3 +84,11 @@ def test_each_key_and_each_reversal_is_unique_in_the_database(grant: LedgerTrans
     LedgerTransaction.objects.create(kind="reversal", idempotency_key="r1", payload={}, payload_hash="", reverses=grant)
     with pytest.raises(IntegrityError), transaction.atomic():
         LedgerTransaction.objects.create(kind="reversal", idempotency_key="r2", payload={}, payload_hash="", reverses=grant)
+
+
+def test_an_entry_names_exactly_one_account_or_house(grant: LedgerTransaction) -> None:
+    wallet = grant.entries.get(amount__gt=0).account_id
+    for fields in ({"account_id": wallet, "house": "commission", "balance_after": 1}, {"house": "casino"},
+                   {"account_id": wallet}, {"house": "commission", "balance_after": 5}, {}):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Entry.objects.create(transaction=grant, amount=5, **fields)

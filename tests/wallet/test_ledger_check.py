@@ -13,7 +13,7 @@ from django.db import connection
 
 from tests.wallet.conftest import key, on_postgres
 from wallet import services
-from wallet.models import HOUSE_IDS, Account, Entry, LedgerTransaction
+from wallet.models import Account, Entry, LedgerTransaction
 
 pytestmark = pytest.mark.django_db
 
@@ -50,9 +50,14 @@ def _loosen_postgres(*triggers: str) -> None:
         _sql(f"ALTER TABLE wallet_entry DISABLE TRIGGER {trigger}")
 
 
-def _forged_transaction(legs: dict[int, int]) -> None:
+def _forged_transaction(legs: dict[int | str, int]) -> None:
+    """Entries written around the services: an account id or a house name -> amount."""
     txn = LedgerTransaction.objects.create(kind="adjustment", idempotency_key=key("forged"), payload={}, payload_hash="")
-    Entry.objects.bulk_create(Entry(transaction=txn, account_id=account, amount=amount) for account, amount in legs.items())
+    Entry.objects.bulk_create(
+        Entry(transaction=txn, amount=amount, house=target, balance_after=None) if isinstance(target, str)
+        else Entry(transaction=txn, amount=amount, account_id=target, balance_after=0)
+        for target, amount in legs.items()
+    )
 
 
 def test_a_clean_ledger_passes_and_prints_the_totals(ledger) -> None:
@@ -65,7 +70,7 @@ def test_a_clean_ledger_passes_and_prints_the_totals(ledger) -> None:
 def test_it_catches_an_unbalanced_transaction(ledger) -> None:
     if on_postgres():
         _loosen_postgres("wallet_entry_balanced")
-    _forged_transaction({HOUSE_IDS["commission"]: 30})  # PostgreSQL would refuse it at commit
+    _forged_transaction({"commission": 30})  # PostgreSQL would refuse it at commit
     _, problems = _check()
     assert "does not balance: its entries sum to 0.30" in problems
     assert "coins issued 120.00 differ from the balances held 120.30" in problems
@@ -85,7 +90,7 @@ def test_it_catches_a_negative_balance(ledger) -> None:
     else:
         _sql("PRAGMA ignore_check_constraints = ON")
     try:
-        _forged_transaction({ledger["wallet_a"]: -2_500, HOUSE_IDS["commission"]: 2_500})
+        _forged_transaction({ledger["wallet_a"]: -2_500, "commission": 2_500})
         Account.objects.filter(pk=ledger["wallet_a"]).update(balance=-500)
         _, problems = _check()
     finally:
