@@ -36,7 +36,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 class EntryInline(admin.TabularInline):
     model = Entry
-    fields = ("account", "amount_coins", "balance_after_coins")
+    fields = ("account", "house", "amount_coins", "balance_after_coins")
     readonly_fields = fields
     can_delete = False
     extra = 0
