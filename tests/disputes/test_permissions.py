@@ -81,8 +81,13 @@ def test_the_open_page(setup: dict[str, Any], client: Client, who: str, status: 
     assert Dispute.objects.filter(record=setup["record"]).count() == (1 if status == 200 else 0)
 
 
-def test_a_refused_opening_says_why(setup: dict[str, Any], client: Client) -> None:
-    c = as_user(client, setup, "player")
-    response = c.post(reverse("api-disputes"), {"record": setup["dispute"].record_id, "category": "other", "text": "x"})
-    assert response.status_code == 400 and "already" in response.json()["detail"]
-    assert c.post(reverse("api-disputes"), {"record": 999999, "category": "other", "text": "x"}).status_code == 404
+def test_a_refused_opening_says_why_in_the_players_language(setup: dict[str, Any], client: Client) -> None:
+    player = setup["player"]
+    body = {"record": setup["dispute"].record_id, "category": "other", "text": "x"}
+    for language, message in (("en", "You already opened a dispute on this hand."), ("zh-hans", "您已对这局提出过申诉。"),
+                              ("zh-hant", "您已對這局提出過申訴。")):
+        player.language = language
+        player.save(update_fields=["language"])
+        response = as_user(client, setup, "player").post(reverse("api-disputes"), body)
+        assert response.status_code == 400 and response.json()["detail"] == message
+    assert client.post(reverse("api-disputes"), {**body, "record": 999999}).status_code == 404
