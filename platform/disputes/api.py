@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound, PermissionDenied
 from rest_framework.pagination import PageNumberPagination
@@ -97,6 +97,7 @@ def _detail(dispute: Dispute, request: Request) -> dict[str, Any]:
 class DisputeListApi(APIView):
     permission_classes = [IsAuthenticated]
 
+    @extend_schema_serializer(component_name="DisputeOpen")
     class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         record = serializers.IntegerField()
         category = serializers.ChoiceField(choices=Dispute.Category.choices)
@@ -133,6 +134,7 @@ class DisputeDetailApi(APIView):
 class DisputeReviewApi(APIView):
     permission_classes = [IsDisputeReviewer]
 
+    @extend_schema_serializer(component_name="DisputeReview")
     class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         note = serializers.CharField(required=False, allow_blank=True, default="")
 
@@ -148,6 +150,7 @@ class DisputeReviewApi(APIView):
 class DisputeResolveApi(APIView):
     permission_classes = [IsDisputeReviewer]
 
+    @extend_schema_serializer(component_name="DisputeResolve")
     class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         outcome = serializers.ChoiceField(choices=["upheld", "rejected"])
         reason = serializers.CharField(max_length=4000)

@@ -16,7 +16,7 @@ from typing import Any
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
@@ -97,6 +97,7 @@ class ExportNegotiation(DefaultContentNegotiation):
 class HandRecordListApi(APIView):
     permission_classes = [IsAuthenticated]
 
+    @extend_schema_serializer(component_name="HandRecordSummary")
     class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         id = serializers.IntegerField()
         game = serializers.CharField()
@@ -159,6 +160,7 @@ class HandRecordExportApi(APIView):
 class HandChainListApi(APIView):
     permission_classes = [IsAuditorOrStaff]
 
+    @extend_schema_serializer(component_name="HandChainHead")
     class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         table = serializers.IntegerField()
         seq = serializers.IntegerField()
