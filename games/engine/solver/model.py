@@ -182,15 +182,15 @@ class TrioModel:
     def shoot_odds(self, kf: int, km: int, kb: int) -> tuple[float, float]:
         """``(P(we shoot one opponent), P(it shoots us))``; ties on all three rows neglected."""
         f, m, b = self.marg[0][kf], self.marg[1][km], self.marg[2][kb]
-        p = self.copula.at_most(f[1], m[1], b[1])
-        s = self.copula.at_least(f[0], m[0], b[0])
+        p = _trilinear(self.copula.low, self.copula.g, f[1], m[1], b[1])
+        s = _trilinear(self.copula.high, self.copula.g, f[0], m[0], b[0])
         return p, s
 
     def value(self, kf: int, km: int, kb: int, specials: int) -> float:
         """Expected net 墩 (RULES.md section 2 "Scoring", "Specials"), two opponents:
         shoots 2p − 2s, our home run 2p², theirs −2qs, each special 2."""
         p, s = self.shoot_odds(kf, km, kb)
-        return 2 * p - 2 * s + 2 * p * p - 2 * self.q * s + 2 * specials
+        return 2 * (p + p * p - (1 + self.q) * s + specials)
 
 
 @cache

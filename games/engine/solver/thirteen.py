@@ -27,7 +27,7 @@ from itertools import islice
 from typing import Any
 
 from games.engine.errors import EngineError
-from games.engine.solver.evaluate import fives, threes
+from games.engine.solver.evaluate import fives, sorted_desc, threes
 from games.engine.solver.model import ThirteenModel, thirteen_model
 from games.engine.solver.search import TopK, record
 from games.engine.thirteen.naturals import NATURAL_VALUES, best_natural
@@ -37,7 +37,7 @@ _FULL = (1 << 13) - 1
 
 def search_thirteen(cards: list[int], model: ThirteenModel, k: int) -> TopK:
     """The ``k`` best legal arrangements (distinct row keys) under ``model``."""
-    five = sorted(fives(cards, True), reverse=True)
+    five = sorted_desc(fives(cards, True))
     neg = [-key for key, _ in five]
     front = {mask: key for key, mask in threes(cards)}
     vf, vm, vb = model.front, model.middle, model.back

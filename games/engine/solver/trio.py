@@ -27,7 +27,7 @@ from typing import Any
 
 from games.engine.errors import EngineError
 from games.engine.poker import QUADS, TRIPS, category
-from games.engine.solver.evaluate import fives, key3, threes
+from games.engine.solver.evaluate import fives, key3, sorted_desc, threes
 from games.engine.solver.model import TrioModel, trio_model
 from games.engine.solver.search import TopK, record
 
@@ -39,13 +39,13 @@ class _Hand:
 
     def __init__(self, cards: list[int], jackpot: int) -> None:
         self.cards = cards
-        self.five = sorted(fives(cards, False), reverse=True)
+        self.five = sorted_desc(fives(cards, False))
         self.neg = [-key for key, _ in self.five]
-        self.three = sorted(threes(cards), reverse=True)
+        self.three = sorted_desc(threes(cards))
         partners = [i for i, c in enumerate(cards) if c >> 2 == jackpot >> 2]
         self.jp = sum(1 << i for i in partners) if len(partners) == 3 else 0
         self.jp_key = key3([cards[i] for i in partners]) if self.jp else _NEVER
-        self.big = any(category(key) >= QUADS for key, _ in self.five)
+        self.big = category(self.five[0][0]) >= QUADS
 
     def special5(self, key: int, mask: int) -> int:
         """鐵支 / 同花順 in a middle or back, plus 彩金 when the row holds the jackpot trips."""
@@ -62,9 +62,6 @@ class _Hand:
     def front_top(self, used: int) -> int:
         """The strongest front key among cards not in ``used`` (a bound)."""
         return next(key for key, mask in self.three if not mask & used)
-
-    def top_middle(self, used: int, kb: int) -> int:
-        return min(kb, next(key for key, mask in self.five if not mask & used))
 
 
 _NEVER = 1 << 40
@@ -116,11 +113,7 @@ class _Search:
                 break
             if bm & used:
                 continue
-            sb = hand.special5(kb, bm)
-            km = hand.top_middle(bm | used, kb)
-            bound = value(min(front[0] if front else hand.front_top(bm), km), km, kb, 0)
-            if bound + 2 * (base + sb + hand.room(kb, bm | used)) > top.floor:
-                self.middles(kb, bm, sb, front)
+            self.middles(kb, bm, hand.special5(kb, bm), front)
 
 
 def _forced_fronts(hand: _Hand) -> list[tuple[int, int, int]]:
