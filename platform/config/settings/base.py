@@ -200,7 +200,7 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
 }
@@ -216,7 +216,7 @@ LOGGING = {
 # --- Live play ------------------------------------------------------------------------------
 GAMES_TIMERS = env.bool("GAMES_TIMERS", default=True)  # schedule Celery timer tasks
 GAMES_START_DELAY = env.float("GAMES_START_DELAY", default=3.0)  # seconds before a first deal
-GAMES_NEXT_HAND_DELAY = env.float("GAMES_NEXT_HAND_DELAY", default=8.0)  # showdown pause
+GAMES_NEXT_HAND_DELAY = env.float("GAMES_NEXT_HAND_DELAY", default=12.0)  # showdown pause
 GAMES_PRESENCE_TIMEOUT = env.int("GAMES_PRESENCE_TIMEOUT", default=20)  # heartbeats every 5 s
 GAMES_OUTAGE_AFTER = env.int("GAMES_OUTAGE_AFTER", default=20)  # sweeper silent this long = outage
 GAMES_SWEEP_GRACE = env.float("GAMES_SWEEP_GRACE", default=1.0)
