@@ -15,6 +15,7 @@ class AutoSchema(BaseAutoSchema):
         name: str = super()._get_serializer_name(serializer, direction, bypass_extensions)
         cls = serializer if isinstance(serializer, type) else type(serializer)
         owner, _, _ = cls.__qualname__.rpartition(".")
-        if owner and not getattr(getattr(cls, "Meta", None), "ref_name", None):
+        generic = name in ("Input", "Output", "Filter")
+        if generic and owner and not getattr(getattr(cls, "Meta", None), "ref_name", None):
             return owner.split(".")[-1].removesuffix("Api") + name
         return name
