@@ -51,6 +51,7 @@ test: migrate
 # Browser tests (Chromium + Playwright) in their own run; scripts/ci_system_packages.sh installs
 # Chromium and the CJK font. Screenshots of every table page land in artifacts/.
 test-browser: venv
+	bash scripts/ci_system_packages.sh
 	$(VENV)/bin/pytest -m browser tests/browser ; rc=$$?; if [ $$rc -eq 5 ]; then echo "no browser tests collected"; exit 1; fi; exit $$rc
 
 lint: venv
