@@ -74,6 +74,9 @@ class DisputeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def get_queryset(self, request: HttpRequest) -> QuerySet[Dispute]:
         return dispute_queue()
 
+    def get_ordering(self, request: HttpRequest) -> list[str]:
+        return ["queue", "opened_at", "id"]  # open, then under review, then resolved; oldest first
+
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         decision = ["decision", "message", "compensation_coins"] if can_review(request.user) else []
         return [*self.readonly[:11], *decision, *self.readonly[11:]]

@@ -29,7 +29,8 @@ def dispute_queue() -> QuerySet[Dispute]:
         When(status=Dispute.Status.OPEN, then=Value(0)), When(status=Dispute.Status.UNDER_REVIEW, then=Value(1)),
         default=Value(2), output_field=IntegerField(),
     )
-    return Dispute.objects.select_related("record", "player").annotate(queue=pending).order_by("queue", "opened_at")
+    disputes = Dispute.objects.select_related("record", "player").annotate(queue=pending)
+    return disputes.order_by("queue", "opened_at", "id")
 
 
 def dispute_get_for(*, user: AnyUser, pk: int) -> Dispute:

@@ -30,7 +30,8 @@ def hand(live: Any, people: dict[str, Any]) -> dict[str, Any]:
     table = live("thirteen", "", 3, seed=61)
     table.play(2)
     record = records_of(table.table)[0]
-    return {**people, "player": table.users[0], "other": table.users[1], "record": record, "table": table}
+    return {**people, "player": table.users[0], "other": table.users[1], "stranger_at_table": table.users[2],
+            "record": record, "table": table}
 
 
 def test_an_upheld_dispute_pays_compensation_and_leaves_history_alone(hand: dict[str, Any], client: Client) -> None:
@@ -150,7 +151,13 @@ def test_the_review_queue_in_admin(hand: dict[str, Any], client: Client) -> None
 
     client.force_login(staff)
     assert 'name="decision"' in client.get(change).content.decode()
-    assert client.get(reverse("admin:disputes_dispute_changelist")).status_code == 200
+    newer = dispute_open(player=hand["other"], record=record, category="other", text="me too")
+    dispute_review_start(dispute=newer, actor=staff)
+    dispute_resolve(dispute=newer, actor=staff, upheld=False, reason="no")
+    older_open = dispute_open(player=hand["stranger_at_table"], record=record, category="other", text="and me")
+    queue = client.get(reverse("admin:disputes_dispute_changelist")).content.decode()
+    positions = [queue.index(reverse("admin:disputes_dispute_change", args=[d.pk])) for d in (dispute, older_open, newer)]
+    assert positions == sorted(positions), "open disputes first, oldest first; resolved ones last"
     client.post(change, {"decision": "review", "message": "looking"})
     client.post(change, {"decision": "uphold", "message": "Refunded.", "compensation_coins": "3.00"})
     dispute.refresh_from_db()
