@@ -2,8 +2,9 @@
 
     .venv/bin/python bench/export.py [--hands 100000] [--tables 100] [--verify]
 
-Creates (drops first) its own database ``cardtables_bench_export`` on the server named by
-DATABASE_URL (default postgres@127.0.0.1:5432), migrates it, and bulk-inserts ``--hands``
+Creates its own database ``cardtables_bench_export`` (dropped before and, unless ``--keep``,
+after) on the server named by DATABASE_URL (default postgres@127.0.0.1:5432), migrates it, and
+bulk-inserts (COPY) ``--hands``
 realistic hand records: real hands of every game and mode played by the engines (with
 auto-play), sealed and hash-chained per table exactly as settlement writes them, with their
 seat rows. Then it streams the auditors' export (``history.exports.stream.export_lines``,
@@ -43,6 +44,14 @@ def fresh_database(server_url: str) -> str:
         conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{DATABASE}"')
     return parts._replace(path=f"/{DATABASE}").geturl()
+
+
+def drop_database(server_url: str) -> None:
+    import psycopg
+
+    admin = urlparse(server_url)._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
 
 
 def django_setup(url: str) -> None:
@@ -227,6 +236,7 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--verify", action="store_true", help="also run python -m games verify on the JSON Lines")
+    parser.add_argument("--keep", action="store_true", help="keep the bench database afterwards (dropped by default)")
     args = parser.parse_args()
     url = fresh_database(os.environ.get("DATABASE_URL", DEFAULT_URL))
     print(f"database: {url}")
@@ -249,6 +259,11 @@ def main() -> int:
           f"{lines / seconds:,.0f} hands/s")
     if args.verify:
         verify(hands)
+    if not args.keep:
+        from django.db import connections
+
+        connections.close_all()
+        drop_database(os.environ.get("DATABASE_URL", DEFAULT_URL))
     return 0
 
 
