@@ -3,7 +3,8 @@
 For every JSON line of a ``cardtables.hand/1`` export this re-does what the platform did,
 from nothing but the line and the engines (no Django, no database):
 
-1. ``hash``: SHA-256 of the line's canonical JSON without ``hash`` and ``view``;
+1. ``hash``: SHA-256 of the line's canonical JSON without ``hash`` and ``view``, and
+   ``rule_set``: the id of the recorded rules (:func:`rule_set_id`);
 2. ``fairness.commitment``: SHA-256 of the revealed server seed (docs/FAIRNESS.md);
 3. the deal: the seed's deck dealt as the game deals it must give every seat's recorded
    cards (and the trio's jackpot card and first seat, 三公's table hands);
@@ -52,6 +53,12 @@ def record_hash(record: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
 
 
+def rule_set_id(game: str, rules: Mapping[str, Any]) -> str:
+    """The id of a hand's rule set: the game and the first 16 hex digits of the SHA-256 of the
+    engine's complete rules as canonical JSON (equal rules, equal id)."""
+    return f"{game}/{hashlib.sha256(canonical_json(rules).encode('utf-8')).hexdigest()[:16]}"
+
+
 @dataclass
 class Problem:
     line: int
@@ -92,6 +99,13 @@ def _check_hash(rec: dict[str, Any]) -> list[tuple[str, str]]:
     computed = record_hash(rec)
     if rec.get("hash") != computed:
         return [("hash", f"recorded {rec.get('hash')!r}, the record's content hashes to {computed}")]
+    return []
+
+
+def _check_rule_set(rec: dict[str, Any]) -> list[tuple[str, str]]:
+    computed = rule_set_id(rec["game"], rec["rules"])
+    if rec.get("rule_set") != computed:
+        return [("rule_set", f"recorded {rec.get('rule_set')!r}, the record's rules give {computed}")]
     return []
 
 
@@ -268,7 +282,8 @@ def check_record(rec: dict[str, Any]) -> list[tuple[str, str]]:
         return [("format", f"expected {FORMAT!r}, got {rec.get('format')!r}")]
     if game not in DEALS:
         return [("game", f"unknown game {game!r}")]
-    checks: list[tuple[str, Check]] = [("score", SCORES[game]), ("zero sum", _check_zero_sum)]
+    checks: list[tuple[str, Check]] = [("rule_set", _check_rule_set), ("score", SCORES[game]),
+                                       ("zero sum", _check_zero_sum)]
     if not _redacted(rec):
         checks = [("hash", _check_hash), ("fairness", _check_commitment), ("deal", DEALS[game]), *checks]
     return [problem for name, check in checks for problem in _guarded(name, check, rec)]

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine.cards import card_str, cards_str
-from games.engine.verify import FORMAT, GENESIS, UNHASHED, canonical_json
+from games.engine.verify import FORMAT, GENESIS, UNHASHED, canonical_json, rule_set_id
 
 __all__ = ["FORMAT", "GENESIS", "player_copy", "record_body", "seal"]
 
@@ -101,6 +101,7 @@ def record_body(
         "fairness": {"commitment": fairness["commitment"], "server_seed": fairness["server_seed"],
                      "client_seeds": list(fairness.get("client_seeds") or [])},
         "rules": state["rules"],
+        "rule_set": rule_set_id(game, state["rules"]),
         "actions": [dict(a) for a in actions],
         "result": result,
         "house_lines": dict(house_lines),

@@ -62,6 +62,7 @@ def test_the_record_holds_the_whole_hand(live: Any) -> None:
     body = record.body
     level = table.table.stake_level
     assert body["game"] == "thirteen" and body["rules"] == hand.state["rules"] and body["rules"]["unit"] == level.unit
+    assert body["rule_set"].startswith("thirteen/") and len(body["rule_set"]) == len("thirteen/") + 16
     assert body["hand"]["table"] == table.table.pk and body["hand"]["stake_level"] == level.pk
     assert body["hand"]["number"] == hand.number and body["hand"]["stake_level_name"] == level.name
     assert [p["user"] for p in body["players"]] == [u.pk for u in table.users]

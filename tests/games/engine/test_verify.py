@@ -325,3 +325,18 @@ def test_each_record_scores_through_the_engines_own_cli_request_fields(export: l
     rec = next(r for r in fresh(export) if r["game"] == "thirteen")
     assert parse_cards(rec["seats"][0]["cards"], count=13)
     assert set(rec) >= {"game", "seats", "dealer", "unit", "stacks", "commission"}
+
+
+def test_the_rule_set_id_names_the_rules(export: list[dict[str, Any]]) -> None:
+    from games.engine.verify import rule_set_id
+
+    by_table: dict[int, set[str]] = {}
+    for rec in export:
+        by_table.setdefault(rec["hand"]["table"], set()).add(rec["rule_set"])
+        assert rec["rule_set"] == rule_set_id(rec["game"], rec["rules"]) and rec["rule_set"].startswith(rec["game"] + "/")
+    assert all(len(ids) == 1 for ids in by_table.values()), "a table's hands share their rule set"
+    assert len({next(iter(ids)) for ids in by_table.values()}) == len(TABLES), "different rules, different ids"
+    records = fresh(export)
+    records[1]["rules"]["commission_percent"] = 1
+    records[1]["hash"] = record_hash(records[1])
+    assert (2, "rule_set") in {(line, field) for line, field, _ in failures(records)}
