@@ -21,9 +21,7 @@ from games.engine.thirteen.hands import parse_rows, scored_hand, settle
 from games.engine.thirteen.scoring import Hand, score_units
 from games.engine.thirteen.stakes import MAX_SEATS, MIN_SEATS, commission_rate
 
-_SCORE_FIELDS = {"game", "seats", "dealer", "unit", "stacks", "commission"}
 _MONEY_FIELDS = ("unit", "stacks", "commission")
-_SEAT_FIELDS = {"cards", "front", "middle", "back", "declare"}
 _ROWS = ("front", "middle", "back")
 
 
@@ -53,7 +51,6 @@ def _seat_hand(seat: object, i: int) -> tuple[list[int], Hand]:
     field = f"seats[{i}]"
     if not isinstance(seat, dict):
         raise EngineError(f"{field}: expected an object with cards, front, middle, back, declare")
-    _check_fields(seat, _SEAT_FIELDS, field)
     cards = parse_cards(seat.get("cards"), count=13, field=f"{field}.cards")
     declare = seat.get("declare", False)
     if not isinstance(declare, bool):
@@ -106,8 +103,7 @@ def score_request(req: dict[str, Any]) -> dict[str, Any]:
     ``unit``, ``stacks`` and ``commission`` (percent) also ``coins`` and ``commission``.
     ``dealer`` (default 0) fixes the comparison order used by table-stakes trimming.
     """
-    req = _check_game(req)
-    _check_fields(req, _SCORE_FIELDS, "")
+    req = _check_game(req)  # extra fields are allowed: hand-history lines carry more
     hands = _hands(req.get("seats"))
     dealer = _int(req.get("dealer", 0), "dealer", low=0, high=len(hands) - 1)
     units, _ = score_units(hands, dealer)
