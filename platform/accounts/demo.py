@@ -8,7 +8,7 @@ from django.apps import apps
 
 from accounts.models import User
 
-DEMO_COINS = 500_000  # 5,000.00 coins in minor units
+DEMO_COINS = 5_000_000  # 50,000.00 coins in minor units: enough for every stake level but the top ones
 
 
 def demo_fund_players(players: Sequence[User]) -> None:

@@ -256,7 +256,10 @@ def test_seed_demo_funds_the_demo_players_once() -> None:
     call_command("seed_demo")
     call_command("seed_demo")
     alice = User.objects.get(username="alice")
-    assert wallet_balance(user=alice) == 500_000
+    from accounts.demo import DEMO_COINS
+
+    assert DEMO_COINS == 5_000_000  # 50,000.00 coins
+    assert wallet_balance(user=alice) == DEMO_COINS
     assert LedgerTransaction.objects.filter(idempotency_key="demo-grant:alice").count() == 1
 
 

@@ -224,3 +224,6 @@ GAMES_SWEEP_EVERY = env.float("GAMES_SWEEP_EVERY", default=3.0)
 GAMES_WS_RATE = env.float("GAMES_WS_RATE", default=10.0)  # messages per second per connection
 GAMES_WS_BURST = env.int("GAMES_WS_BURST", default=20)
 CELERY_BEAT_SCHEDULE["games-sweep"] = {"task": "games.sweep", "schedule": GAMES_SWEEP_EVERY}
+
+# --- Disputes -------------------------------------------------------------------------------
+DISPUTE_WINDOW_DAYS = env.int("DISPUTE_WINDOW_DAYS", default=30)  # how long after a hand it may be contested
