@@ -118,7 +118,7 @@ def subset_rows(count: int, repeat: int) -> list[tuple[str, str, int, float]]:
             best_of(repeat, lambda: [[rank5(c, suits=True) for c in combinations(h, 5)] for h in hands13]),
         ),
         (
-            "solver fives (shared products)",
+            "solver fives (keys and masks)",
             "all 5-subsets",
             n,
             best_of(repeat, lambda: [fives(h, True) for h in hands13]),

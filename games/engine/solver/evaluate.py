@@ -119,9 +119,10 @@ def fives(cards: Sequence[int], suits: bool) -> list[tuple[int, int]]:
     plain = PLAIN
     keys = [plain[a * b * c * d * e] for a, b, c, d, e in combinations([CARD_PRIME[x] for x in cards], 5)]
     masks, place = _subset_masks(len(cards), 5)
-    for i, key in enumerate(keys):
-        if key < 0:
-            keys[i] = -key | _straight_suit(-key, [cards[j] for j in _positions(masks[i])]) if suits else -key
+    if min(keys) < 0:  # some straights
+        for i, key in enumerate(keys):
+            if key < 0:
+                keys[i] = -key | _straight_suit(-key, [cards[j] for j in _positions(masks[i])]) if suits else -key
     for suit in range(4):
         same = [j for j, x in enumerate(cards) if x & 3 == suit]
         for combo in combinations(same, 5):
