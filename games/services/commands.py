@@ -8,6 +8,7 @@ from accounts.models import User
 from games.protocol import Message
 from games.services import hands, seating
 from games.services.errors import PlayError
+from games.services.retry import with_retries
 from wallet.errors import BelowMinimumBuyIn, InsufficientFunds, WalletError
 
 #: Error codes of wallet refusals (docs/PROTOCOL.md); anything else is ``wallet_refused``.
@@ -17,6 +18,7 @@ WALLET_CODES: dict[type[WalletError], str] = {
 }
 
 
+@with_retries
 def dispatch(table_id: int, user: User, message: Message) -> dict[str, Any]:
     """Run one request; a wallet refusal becomes a :class:`PlayError` the player can read."""
     try:
