@@ -23,6 +23,13 @@ def test_single_row_keys_equal_poker_on_a_large_sample() -> None:
         assert key3(hand[:3]) == rank3(hand[:3], suits=True)
 
 
+def test_every_five_card_hand_is_keyed_like_poker() -> None:
+    """All 2,598,960 hands, suits on and off (a few seconds)."""
+    for hand in combinations(range(52), 5):
+        assert key5(hand, True) == rank5(hand, suits=True)
+        assert key5_plain(hand) == rank5(hand, suits=False)
+
+
 def test_every_straight_and_straight_flush_keeps_the_top_card_suit() -> None:
     tops = [[12, 0, 1, 2, 3]] + [list(range(r, r + 5)) for r in range(9)]
     rng = random.Random(2)
@@ -51,11 +58,12 @@ def test_batch_evaluator_equals_poker() -> None:
     np = pytest.importorskip("numpy")
     from games.fasteval import rank3_batch, rank5_batch
 
-    hands = random_hands(40_000, 5, 3)
-    arr = np.array(hands)
+    hands = list(combinations(range(52), 5))
+    arr = np.array(hands, dtype=np.int8)
     assert rank5_batch(arr, suits=True).tolist() == [rank5(h, suits=True) for h in hands]
     assert rank5_batch(arr, suits=False).tolist() == [rank5(h, suits=False) for h in hands]
-    assert rank3_batch(arr[:, :3]).tolist() == [rank3(h[:3], suits=True) for h in hands]
+    fronts = list(combinations(range(52), 3))
+    assert rank3_batch(np.array(fronts)).tolist() == [rank3(f, suits=True) for f in fronts]
 
 
 def test_plain_poker_order_matches_treys() -> None:
