@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -26,10 +28,16 @@ def check_channel_layer() -> str:
     layer = get_channel_layer()
     if layer is None:
         return "not configured"
-    channel = async_to_sync(layer.new_channel)("health.")
+    return async_to_sync(_round_trip)(layer)
+
+
+async def _round_trip(layer: Any) -> str:
+    """Send a message to a fresh channel and read it back, all on one event loop (a pub/sub
+    layer subscribes per loop)."""
+    channel = await layer.new_channel("health.")
     token = secrets.token_hex(8)
-    async_to_sync(layer.send)(channel, {"type": "health.ping", "token": token})
-    message = async_to_sync(layer.receive)(channel)
+    await layer.send(channel, {"type": "health.ping", "token": token})
+    message = await asyncio.wait_for(layer.receive(channel), timeout=3)
     return "ok" if message.get("token") == token else "wrong message"
 
 
