@@ -43,6 +43,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.bucket = TokenBucket(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST)
+        self.version = -1  # the newest state version sent on this connection
         if not await database_sync_to_async(_table_exists)(self.table_id):
             await self.close(code=4404)
             return
@@ -106,6 +107,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         user_id = self.user.pk if self._authenticated else None
         frame = await database_sync_to_async(frame_for)(self.table_id, user_id)
         self.seated = frame["you"] is not None or (frame["hand"] or {}).get("seat") is not None
+        await self._send_state(frame, force=True)
+
+    async def _send_state(self, frame: dict[str, Any], force: bool = False) -> None:
+        """Versions only go forward on a connection: a frame older than one already sent
+        (delivered late by the channel layer) is dropped; a snapshot is always sent."""
+        if frame["version"] < self.version and not force:
+            return
+        self.version = max(self.version, frame["version"])
         await self._send(frame)
 
     async def _send(self, payload: dict[str, Any]) -> None:
@@ -126,7 +135,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return
         else:
             self.seated = frame["you"] is not None or (frame["hand"] or {}).get("seat") is not None
-        await self._send(frame)
+        await self._send_state(frame)
 
     async def table_notice(self, event: dict[str, Any]) -> None:
         if event["table"] != self.table_id:

@@ -267,3 +267,22 @@ async def test_a_trio_game_our_outage_interrupted_is_voided_with_stakes_returned
     assert fresh.status == Hand.Status.VOIDED and fresh.ledger_transaction_id is None
     assert [await db(selectors.table_money)(user=u, table_ref=table.wallet_ref) for u in users] == before
     await gather(*(p.close() for p in players))
+
+
+async def test_a_frame_delivered_late_never_takes_a_connection_backwards(funded, table_for):
+    from channels.layers import get_channel_layer
+
+    from games.broadcast import table_group
+
+    table = await db(table_for)("thirteen")
+    spectator = await WsPlayer(table.pk).connect()
+    current = spectator.last["version"]
+    stale = {**spectator.last, "version": current - 1, "marker": "stale"}
+    fresh = {**spectator.last, "version": current + 1, "marker": "fresh"}
+    layer = get_channel_layer()
+    for frame in (stale, fresh):
+        await layer.group_send(table_group(table.pk), {"type": "table.frame", "table": table.pk, "frame": frame,
+                                                       "public": True})
+    got = await spectator.next("state")
+    assert got["marker"] == "fresh"
+    await spectator.close()

@@ -45,7 +45,7 @@ async def test_a_whole_hand_settles_to_the_coin(n, funded, table_for):
         reply = await p.request({"type": "action", "action": arrangement(view)})
         assert reply == {**reply, "type": "ack", "status": "applied"}
     for p in [*players, spectator]:
-        await p.next("state", where=lambda f: f["hand"]["status"] == "settled")
+        await p.next("state", where=lambda f: f["hand"] and f["hand"]["status"] == "settled")
     hand = await db(Hand.objects.get)(pk=hand.pk)
     result = hand.result
     assert sum(result["coins"]) + result["house"] == 0
