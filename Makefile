@@ -57,8 +57,14 @@ test-browser: venv
 lint: venv
 	$(VENV)/bin/ruff check .
 
+# Every benchmark, one after the other (figures in bench/README.md). Needs PostgreSQL and Redis.
 bench: venv
-	@echo "Benchmarks: see bench/README.md"
+	$(PY) bench/eval5.py
+	$(PY) bench/arrange_latency.py --hands 1000
+	$(PY) bench/strength.py --deals 20000 --workers 2
+	$(PY) bench/ledger.py
+	$(PY) bench/export.py
+	bash bench/live_load.sh 20 20
 
 clean:
 	rm -rf $(VENV) var staticfiles
