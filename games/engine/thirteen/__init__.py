@@ -15,6 +15,7 @@ from games.engine.thirteen.engine import (
     new_hand,
     on_deadline,
     result,
+    suggestions,
     view,
 )
 from games.engine.thirteen.hands import deal
@@ -39,5 +40,6 @@ __all__ = [
     "on_deadline",
     "result",
     "score_request",
+    "suggestions",
     "view",
 ]

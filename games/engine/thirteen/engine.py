@@ -225,3 +225,17 @@ def carry_over(state: State) -> dict[str, Any]:
     """The dealer button moves one seat clockwise for the next game."""
     players = [s["player"] for s in state["seats"]]
     return {"dealer": (state["dealer"] + 1) % len(players), "order": players}
+
+
+def suggestions(state: State, seat: int, k: int = 3) -> list[Action]:
+    """The hint button: the solver's ``k`` best distinct arrangements for ``seat``, best first
+    (a hand holding a natural declares it). Empty when the seat has nothing to submit."""
+    if not legal_actions(state, seat):
+        return []
+    from games.engine.solver import solve_thirteen
+
+    options = solve_thirteen(parse_cards(state["seats"][seat]["cards"]), k)
+    return [
+        {"type": "declare" if o["declare"] else "arrange", **{r: cards_str(o[r]) for r in ("front", "middle", "back")}}
+        for o in options
+    ]

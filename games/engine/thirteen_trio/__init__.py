@@ -18,6 +18,7 @@ from games.engine.thirteen_trio.engine import (
     new_hand,
     on_deadline,
     result,
+    suggestions,
     void,
 )
 from games.engine.thirteen_trio.requests import arrange_request, score_request
@@ -48,6 +49,7 @@ __all__ = [
     "on_deadline",
     "result",
     "score_request",
+    "suggestions",
     "set_minimum",
     "view",
     "void",

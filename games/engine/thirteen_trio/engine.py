@@ -311,3 +311,14 @@ def carry_over(state: State) -> dict[str, Any]:
         counted=not state["result"]["void"],
         disconnected=[s["player"] for s in state["seats"] if not s["connected"]],
     )
+
+
+def suggestions(state: State, seat: int, k: int = 3) -> list[dict[str, Any]]:
+    """The hint button: the solver's ``k`` best distinct choices of 13 cards and rows for
+    ``seat``, best first. Empty when the seat has nothing to submit."""
+    if not legal_actions(state, seat):
+        return []
+    from games.engine.solver import solve_trio
+
+    options = solve_trio(list(state["seats"][seat]["cards"]), state["jackpot"], k)
+    return [{"type": "arrange", **{row: cards_str(o[row]) for row in ROWS}} for o in options]

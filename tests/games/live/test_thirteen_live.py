@@ -64,3 +64,20 @@ async def test_a_whole_hand_settles_to_the_coin(n, funded, table_for):
         if frame["hand"] and frame["hand"]["status"] == "active":
             assert not cards_in(frame)
     await gather(*(p.close() for p in [*players, spectator]))
+
+
+async def test_the_hint_button_offers_the_solvers_arrangements_of_your_own_cards(funded, table_for):
+    users = [await db(funded)() for _ in range(2)]
+    table = await db(table_for)("thirteen")
+    players = await seat_players(table, users, table.stake_level.min_buy_in)
+    hand = await db(hand_start_if_ready)(table_id=table.pk)
+    p = players[0]
+    frame = await p.next("state", where=lambda f: f["hand"] and f["hand"]["id"] == hand.pk)
+    mine = set(frame["hand"]["view"]["seats"][frame["hand"]["view"]["you"]]["cards"])
+    reply = await p.request({"type": "hint"})
+    assert reply["type"] == "ack" and 1 <= len(reply["hints"]) <= 3
+    for hint in reply["hints"]:
+        assert set(hint["front"] + hint["middle"] + hint["back"]) == mine
+    applied = await p.request({"type": "action", "action": reply["hints"][-1]})
+    assert applied["status"] == "applied"
+    await gather(*(q.close() for q in players))
