@@ -7,7 +7,7 @@ from django.contrib import admin
 from games.models import Hand, HandAction
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyMixin:
     def has_add_permission(self, request: Any, obj: Any = None) -> bool:
         return False
 
@@ -18,24 +18,15 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class HandActionInline(admin.TabularInline):
+class HandActionInline(ReadOnlyMixin, admin.TabularInline):
     model = HandAction
     extra = 0
     fields = ("seq", "seat", "user", "action", "auto", "client_id", "at", "version")
     readonly_fields = fields
 
-    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(Hand)
-class HandAdmin(ReadOnlyAdmin):
+class HandAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "table", "number", "game", "status", "started_at", "finished_at", "ledger_transaction_id")
     list_filter = ("status", "game")
     search_fields = ("table__name",)
