@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from games.engine.cards import cards_str, parse_cards
 from games.engine.thirteen.arrange import arrange
@@ -55,17 +56,17 @@ def test_four_players_play_a_hand_to_showdown_by_clicking(player, make_table):
         p.page.wait_for_selector("[data-testid=board]", state="visible")
         hand_cards = p.page.locator("[data-testid=hand] .card-btn")
         assert sorted(hand_cards.nth(i).get_attribute("data-card") for i in range(13)) == sorted(cards[p])
-    assert players[0].page.locator("[data-testid=timer]").is_visible()
+    expect(players[0].page.locator("[data-testid=timer]")).to_be_visible()
 
     # 阿丽 taps a foul first (middle and back swapped), sees the warning, then clears and taps it right.
     alice, rows = players[0], best_rows(cards[players[0]])
     swapped = {"front": rows["front"], "middle": rows["back"], "back": rows["middle"]}
     if is_foul(swapped, suits=True):
         tap_rows(alice.page, swapped)
-        assert alice.page.locator("[data-testid=foul-warning]").is_visible()
+        expect(alice.page.locator("[data-testid=foul-warning]")).to_be_visible()
         alice.page.get_by_role("button", name=text("clear", "zh-hans")).click()
     tap_rows(alice.page, rows)
-    assert not alice.page.locator("[data-testid=foul-warning]").is_visible()
+    expect(alice.page.locator("[data-testid=foul-warning]")).to_be_hidden()
     for row in ROWS:
         assert row_cards(alice.page, row) == sorted(rows[row])
         assert alice.page.locator(f"[data-testid=cat-{row}]").inner_text().startswith(category_text(rows[row], "zh-hans"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from games.models import Hand
 from games.services.hands import hand_expire, hand_start_if_ready
@@ -32,14 +33,14 @@ def test_three_players_play_and_the_one_who_waits_is_auto_played(player, make_ta
     for p in players:
         p.page.wait_for_selector("[data-testid=board]", state="visible")
         assert p.page.locator("[data-testid=hand] .card-btn").count() == 17
-        assert p.page.locator(".jackpot img").is_visible()
+        expect(p.page.locator(".jackpot img")).to_be_visible()
     for p in players[:2]:
         p.page.click("[data-testid=hint]")
         p.page.wait_for_function("document.querySelectorAll('[data-testid=hand] .card-btn').length === 4")
         p.page.click("[data-testid=submit]")
         p.page.wait_for_selector("[data-testid=submitted]", state="visible")
     idle = players[2]
-    assert idle.page.locator("[data-testid=timer]").is_visible()
+    expect(idle.page.locator("[data-testid=timer]")).to_be_visible()
 
     wait_past(hand.deadline)
     assert call(hand_expire, hand_id=hand.pk, phase_seq=hand.phase_seq)
@@ -62,7 +63,7 @@ def test_three_players_play_and_the_one_who_waits_is_auto_played(player, make_ta
                 played = result["rows"][i][row]
                 assert card.locator(f"[data-testid=cat-{i}-{row}]").inner_text() == category_text(played, lang, suits=False)
         if result["home_run"] is not None:
-            assert p.page.locator(f"[data-testid=result-{result['home_run']}] [data-testid=home-run]").is_visible()
+            expect(p.page.locator(f"[data-testid=result-{result['home_run']}] [data-testid=home-run]")).to_be_visible()
         assert not p.errors
     for p, name in zip(players, ["zh-hans", "en", "zh-hant"], strict=True):
         p.shot(f"trio-showdown-{name}")
