@@ -39,10 +39,16 @@ def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
 
-def _group_send(group: str, message: dict[str, Any]) -> None:
+def _group_send(*messages: tuple[str, dict[str, Any]]) -> None:
+    """Send ``(group, message)`` pairs in order, in one hop to the event loop."""
     layer = get_channel_layer()
     if layer is None:
         return
+
+    async def send_all() -> None:
+        for group, message in messages:
+            await layer.group_send(group, message)
+
     loop = _main_loop
     try:
         running = asyncio.get_running_loop()
@@ -50,9 +56,9 @@ def _group_send(group: str, message: dict[str, Any]) -> None:
         running = None
     if loop is not None and loop.is_running() and running is not loop and _is_in_memory(layer):
         # A worker thread (the embedded Celery worker): hand the send to the server's loop.
-        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(timeout=10)
+        asyncio.run_coroutine_threadsafe(send_all(), loop).result(timeout=10)
         return
-    async_to_sync(layer.group_send)(group, message)
+    async_to_sync(send_all)()
 
 
 def _is_in_memory(layer: Any) -> bool:
@@ -68,10 +74,12 @@ def broadcast_table(table_id: int) -> None:
     except Exception:  # a broadcast must never undo a committed change
         log.exception("could not build frames for table %s", table_id)
         return
-    for user_id, frame in private.items():
-        _group_send(user_group(user_id), {"type": "table.frame", "table": table_id, "frame": frame})
-    _group_send(table_group(table_id), {"type": "table.frame", "table": table_id, "frame": public, "public": True})
-    _group_send(LOBBY_GROUP, {"type": "lobby.table", "table": lobby_summary(table_id)})
+    _group_send(
+        *((user_group(user_id), {"type": "table.frame", "table": table_id, "frame": frame})
+          for user_id, frame in private.items()),
+        (table_group(table_id), {"type": "table.frame", "table": table_id, "frame": public, "public": True}),
+        (LOBBY_GROUP, {"type": "lobby.table", "table": lobby_summary(table_id)}),
+    )
 
 
 def lobby_summary(table_id: int) -> dict[str, Any]:
@@ -83,4 +91,4 @@ def lobby_summary(table_id: int) -> dict[str, Any]:
 
 def notify_user(user_id: int, table_id: int, notice: dict[str, Any]) -> None:
     """A one-off notice to one player (removed from a seat, and why)."""
-    _group_send(user_group(user_id), {"type": "table.notice", "table": table_id, "notice": notice})
+    _group_send((user_group(user_id), {"type": "table.notice", "table": table_id, "notice": notice}))

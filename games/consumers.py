@@ -91,7 +91,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         from games.services import commands
 
         try:
-            reply = await database_sync_to_async(commands.dispatch)(self.table_id, self.user, message)
+            # Not thread-sensitive: requests at different tables run in parallel (each thread has
+            # its own pooled connection); the table row lock orders requests at one table.
+            reply = await database_sync_to_async(commands.dispatch, thread_sensitive=False)(
+                self.table_id, self.user, message
+            )
         except PlayError as exc:
             await self._error(message.id, exc.code, str(exc))
             return
@@ -105,7 +109,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         from games.frames import frame_for
 
         user_id = self.user.pk if self._authenticated else None
-        frame = await database_sync_to_async(frame_for)(self.table_id, user_id)
+        frame = await database_sync_to_async(frame_for, thread_sensitive=False)(self.table_id, user_id)
         self.seated = frame["you"] is not None or (frame["hand"] or {}).get("seat") is not None
         await self._send_state(frame, force=True)
 
