@@ -6,16 +6,24 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed-stamp
+DEV_STAMP := $(VENV)/.installed-dev-stamp
 
-.PHONY: run test setup venv migrate demo static serve worker beat bench lint test-browser clean
+.PHONY: run test setup venv dev migrate demo static serve worker beat bench lint test-browser clean
 
-$(STAMP): requirements.txt requirements-dev.txt
+# `make run` installs what the platform needs; `make test` adds the test and benchmark tools.
+$(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
+$(DEV_STAMP): $(STAMP) requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(DEV_STAMP)
+
 venv: $(STAMP)
+
+dev: $(DEV_STAMP)
 
 migrate: venv
 	$(PY) manage.py migrate --noinput
@@ -42,7 +50,7 @@ worker: venv
 beat: venv
 	cd platform && ../$(VENV)/bin/celery -A config beat --loglevel INFO
 
-test: migrate
+test: dev migrate
 	$(PY) manage.py check
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/pytest -m "not browser" ; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 1; fi; exit $$rc
@@ -50,15 +58,15 @@ test: migrate
 
 # Browser tests (Chromium + Playwright) in their own run; scripts/ci_system_packages.sh installs
 # Chromium and the CJK font. Screenshots of every table page land in artifacts/.
-test-browser: venv
+test-browser: dev
 	bash scripts/ci_system_packages.sh
 	$(VENV)/bin/pytest -m browser tests/browser ; rc=$$?; if [ $$rc -eq 5 ]; then echo "no browser tests collected"; exit 1; fi; exit $$rc
 
-lint: venv
+lint: dev
 	$(VENV)/bin/ruff check .
 
 # Every benchmark, one after the other (figures in bench/README.md). Needs PostgreSQL and Redis.
-bench: venv
+bench: dev
 	$(PY) bench/eval5.py
 	$(PY) bench/arrange_latency.py --hands 1000
 	$(PY) bench/strength.py --deals 20000 --workers 2
