@@ -12,11 +12,11 @@ def expire_phase(hand_id: int, phase_seq: int) -> None:
 
 
 @app.task(name="games.start_hand", ignore_result=True)
-def start_hand(table_id: int) -> None:
+def start_hand(table_id: int, hands_played: int | None = None) -> None:
     from games.services.hands import hand_start_if_ready
     from games.services.retry import with_retries
 
-    with_retries(hand_start_if_ready)(table_id=table_id)
+    with_retries(hand_start_if_ready)(table_id=table_id, hands_played=hands_played)
 
 
 @app.task(name="games.sweep", ignore_result=True)

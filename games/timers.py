@@ -33,5 +33,9 @@ def schedule_start(table_id: int, delay: float | None = None) -> None:
         return
     if settings.GAMES_TIMERS:
         from games.tasks import start_hand
+        from tables.models import Table
 
-        start_hand.apply_async(args=[table_id], countdown=delay)
+        # The task carries how many hands were dealt when it was scheduled: if a hand is dealt
+        # meanwhile, it is stale and does nothing (the showdown pause is never cut short).
+        played = Table.objects.filter(pk=table_id).values_list("hands_played", flat=True).first()
+        start_hand.apply_async(args=[table_id, played], countdown=delay)

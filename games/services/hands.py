@@ -46,14 +46,17 @@ def schedule_start(table_id: int, delay: float | None = None) -> None:
 
 
 @transaction.atomic
-def hand_start_if_ready(*, table_id: int) -> Hand | None:
+def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Hand | None:
     """Deal the next hand when enough seated players may be dealt in.
 
-    1. Lock the table and seats; do nothing while a hand is in play.
+    1. Lock the table and seats; do nothing while a hand is in play, or when a timer that
+       expected ``hands_played`` hands finds another hand was dealt since it was set.
     2. Remove seats that are leaving, and seats below the minimum table money (told why).
     3. With enough players, ask the engine for a new hand from a fresh server seed.
     """
     table = table_lock(table_id)
+    if hands_played is not None and table.hands_played != hands_played:
+        return None
     if table.status != Table.Status.OPEN or Hand.objects.filter(table=table, status=Hand.Status.ACTIVE).exists():
         return None
     level = table.stake_level

@@ -140,3 +140,17 @@ def test_lobby_api_lists_open_tables_with_free_seats(client, funded, table_for):
 
 
 __all__ = ["cards_str", "parse_cards"]
+
+
+def test_a_start_timer_set_before_a_deal_does_not_cut_the_next_showdown_pause_short(funded, table_for):
+    from games.tasks import start_hand
+
+    table = table_for("thirteen")
+    users = [funded() for _ in range(2)]
+    _seat_all(table, users)
+    stale = Table.objects.get(pk=table.pk).hands_played  # a timer set by a join, before the deal
+    _play_out(hand_start_if_ready(table_id=table.pk), users)
+    start_hand(table.pk, stale)  # fires after the first hand already settled
+    assert Hand.objects.filter(table=table).count() == 1
+    start_hand(table.pk, Table.objects.get(pk=table.pk).hands_played)  # the settlement's own timer
+    assert Hand.objects.filter(table=table).count() == 2
