@@ -61,14 +61,14 @@ class WsPlayer:
     async def close(self) -> None:
         await self.comm.disconnect()
 
-    async def recv(self, timeout: float = 5) -> dict[str, Any]:
+    async def recv(self, timeout: float = 20) -> dict[str, Any]:
         message = json.loads(await self.comm.receive_from(timeout=timeout))
         self.messages.append(message)
         if message["type"] == "state":
             self.frames.append(message)
         return message
 
-    async def next(self, kind: str, timeout: float = 5, where: Callable[[dict[str, Any]], bool] | None = None) -> dict[str, Any]:
+    async def next(self, kind: str, timeout: float = 20, where: Callable[[dict[str, Any]], bool] | None = None) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while True:
@@ -76,13 +76,13 @@ class WsPlayer:
             if message["type"] == kind and (where is None or where(message)):
                 return message
 
-    async def request(self, payload: dict[str, Any], timeout: float = 5) -> dict[str, Any]:
+    async def request(self, payload: dict[str, Any], timeout: float = 20) -> dict[str, Any]:
         """Send a request with an id and return its ack or error."""
         payload = {"id": uuid.uuid4().hex, **payload}
         await self.comm.send_json_to(payload)
         return await self.next_reply(payload["id"], timeout)
 
-    async def next_reply(self, request_id: str, timeout: float = 5) -> dict[str, Any]:
+    async def next_reply(self, request_id: str, timeout: float = 20) -> dict[str, Any]:
         return await self.next_any(("ack", "error"), timeout, lambda m: m.get("id") == request_id)
 
     async def next_any(self, kinds: tuple[str, ...], timeout: float, where: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
