@@ -282,6 +282,7 @@
           var hand = !trio && r.hands ? r.hands[i] : null;
           return {
             i: i, name: self.playerName(i), me: self.isMe(i), rows: self.playedRows(i),
+            cards: s.cards || [],  /* a natural declared without rows is shown as its 13 cards */
             fouled: r.fouled ? r.fouled[i] : false,
             natural: hand && hand.natural ? t("nat_" + hand.natural) : "",
             auto: trio ? s.auto : !!(s.submission && s.submission.auto),

@@ -118,3 +118,40 @@ def _user(user_id: int):
     from accounts.models import User
 
     return User.objects.get(pk=user_id)
+
+
+def test_a_player_holding_a_natural_declares_it_with_the_baodao_button(player, make_table, monkeypatch):
+    from games.engine import thirteen
+    from games.engine.thirteen.naturals import best_natural
+    from games.services import hands as hand_services
+
+    seed = next(f"{i:064x}" for i in range(10_000) if best_natural(thirteen.deal(f"{i:064x}", [], 2, 0)[0]))
+    monkeypatch.setattr(hand_services, "new_server_seed", lambda: seed)
+    table = make_table("thirteen")
+    holder, other = player("阿丽"), player("Bob", lang="en")
+    for p in (holder, other):
+        sit_down(p, table)
+    hand = call(hand_start_if_ready, table_id=table.pk)
+    assert hand is not None and hand.server_seed == seed
+    natural = best_natural(thirteen.deal(seed, [], 2, 0)[0])
+    seat = hand.seat_of(holder.user.pk)
+    assert seat == 0
+    expect(holder.page.locator("[data-testid=declare]")).to_be_visible()
+    expect(other.page.locator("[data-testid=declare]")).to_be_hidden()
+    holder.page.click("[data-testid=declare]")
+    holder.page.click("[data-modal-ok]")  # 报到 asks for a confirmation first
+    other.page.click("[data-testid=hint]")
+    other.page.wait_for_function("document.querySelectorAll('[data-testid=hand] .card-btn').length === 0")
+    other.page.click("[data-testid=submit]")
+    for p in (holder, other):
+        wait_showdown(p.page)
+    hand = Hand.objects.get(pk=hand.pk)
+    assert hand.status == Hand.Status.SETTLED
+    assert hand.result["natural"][seat] == natural
+    assert hand.result["coins"][seat] > 0
+    for p in (holder, other):
+        expect(p.page.locator(f"[data-testid=result-{seat}] [data-testid=natural-cards] img")).to_have_count(13)
+        expect(p.page.locator(f"[data-testid=result-{seat}] [data-testid=coins]")).to_have_text(
+            signed(hand.result["coins"][seat])
+        )
+    holder.shot("thirteen-natural-zh-hans")
