@@ -109,6 +109,7 @@
         if (v.offer === i && this.active) badges.push({ text: t("phase_offer"), kind: "plain" });
         if (s.bid === true) badges.push({ text: t("bid_yes"), kind: "ok" });
         if (s.bet) badges.push({ text: t("bet_x", { x: s.bet }), kind: "plain" });
+        if (s.auto) badges.push({ text: t("auto_played"), kind: "warn" });
         if (this.active && ["bid", "bet", "offer", "reveal"].indexOf(v.phase) >= 0 && v.banker !== i) {
           badges.push(s.acted ? { text: t("ready"), kind: "ok" } : { text: t("thinking"), kind: "plain" });
         }

@@ -78,6 +78,8 @@ def verify(state: State, seat: int, action: Action) -> None:
 def _act(state: State, seat: int, action: Action, now: float, auto: bool, events: list[Event]) -> None:
     kind = action["type"]
     event: Event = {"type": kind, "seat": seat, "auto": auto}
+    if auto and seat not in state.setdefault("auto_seats", []):
+        state["auto_seats"].append(seat)  # shown to everyone: this seat was played by the server
     if kind in ("bid", "pass"):
         state["bids"][seat] = kind == "bid"
         event["type"] = "bid_placed"

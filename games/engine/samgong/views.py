@@ -54,6 +54,7 @@ def _seat_view(state: State, s: int, viewer: int | None) -> dict[str, Any]:
         "cards": cards,
         "revealed": state["revealed"][s] or settled,
         "acted": s not in pending(state),
+        "auto": s in state.get("auto_seats", []),
         "bid": None if state["phase"] == "bid" and not own else state["bids"][s],
         "bet": None if hide_choice else state["bets"][s],
         "house_bets": None if hide_choice else copy.deepcopy(state["house_bets"][s]),
