@@ -13,6 +13,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.admin import ReadOnlyAdminMixin
 from wallet import services
 from wallet.errors import WalletError
 from wallet.forms import GrantForm
@@ -21,35 +22,17 @@ from wallet.money import format_coins
 from wallet.selectors import house_balances
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """View only, for everyone: ledger rows are never added, changed or deleted by hand."""
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class EntryInline(admin.TabularInline):
+class EntryInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = Entry
     fields = ("account", "house", "amount_coins", "balance_after_coins")
     readonly_fields = fields
     can_delete = False
     extra = 0
     max_num = 0
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description=gettext_lazy("amount"))
     def amount_coins(self, entry: Entry) -> str:
