@@ -129,14 +129,23 @@ def ledger_post(posting: Posting) -> LedgerTransaction:
                 raise
             return winner
         except OperationalError as exc:
-            if _caller_owns_transaction() or not _transient(exc) or attempt >= MAX_ATTEMPTS:
+            if not may_retry(exc, attempt):
                 raise
-            time.sleep(random.uniform(0, BACKOFF_SECONDS * 2**attempt))  # full jitter
             attempt += 1
 
 
+def may_retry(exc: OperationalError, attempt: int) -> bool:
+    """Whether a whole transaction that failed with ``exc`` on its ``attempt``-th try may run
+    again: a transient failure (deadlock, serialization, lock timeout, SQLite busy), fewer than
+    MAX_ATTEMPTS tries, and no caller's transaction around it (a failed statement aborted the
+    caller's work). Sleeps the backoff (full jitter) before saying yes."""
+    if _caller_owns_transaction() or not _transient(exc) or attempt >= MAX_ATTEMPTS:
+        return False
+    time.sleep(random.uniform(0, BACKOFF_SECONDS * 2**attempt))  # noqa: S311 - jitter, not secrets
+    return True
+
+
 def _caller_owns_transaction() -> bool:
-    """Inside a caller's transaction a failed statement aborted the caller's work: no retry here."""
     return transaction.get_connection().in_atomic_block
 
 

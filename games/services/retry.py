@@ -1,18 +1,16 @@
 """Retry a whole service call on a transient database failure (deadlock, serialization
-failure, lock timeout, SQLite busy). Each attempt is a fresh transaction; the table lock and
-the idempotency keys make a retried call safe."""
+failure, lock timeout, SQLite busy), by the wallet's rule. Each attempt is a fresh
+transaction; the table lock and the idempotency keys make a retried call safe."""
 
 from __future__ import annotations
 
 import functools
-import random
-import time
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
-from django.db import OperationalError, transaction
+from django.db import OperationalError
 
-from wallet.posting import BACKOFF_SECONDS, MAX_ATTEMPTS, _transient
+from wallet.posting import may_retry
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -26,9 +24,8 @@ def with_retries(fn: Callable[P, R]) -> Callable[P, R]:
             try:
                 return fn(*args, **kwargs)
             except OperationalError as exc:
-                if transaction.get_connection().in_atomic_block or not _transient(exc) or attempt >= MAX_ATTEMPTS:
+                if not may_retry(exc, attempt):
                     raise
-                time.sleep(random.uniform(0, BACKOFF_SECONDS * 2**attempt))  # noqa: S311 - jitter, not secrets
                 attempt += 1
 
     return call
