@@ -177,7 +177,7 @@ def hand_act(*, table_id: int, user: User, action: dict[str, Any], client_id: st
     except EngineError as exc:
         raise PlayError(str(exc), code="illegal") from exc
     _log_action(hand, seat=seat, user=user, action=action, client_id=client_id, auto=False)
-    version = _save(table, hand, state)
+    version = hand_state_save(table, hand, state)
     return {"status": "applied", "version": version}
 
 
@@ -191,8 +191,9 @@ def _log_action(
     )
 
 
-def _save(table: Table, hand: Hand, state: dict[str, Any]) -> int:
-    """Store the new state; settle when the engine says the hand is over."""
+def hand_state_save(table: Table, hand: Hand, state: dict[str, Any]) -> int:
+    """Store a new engine state (table and hand locked): a new version, the engine's phase
+    sequence and deadline, the timer re-armed; settle when the engine says the hand is over."""
     eng = engine(hand.game)
     hand.state = state
     hand.version += 1
@@ -237,7 +238,7 @@ def hand_expire(*, hand_id: int, phase_seq: int) -> bool:
     for event in events:
         if event.get("auto"):
             _log_action(hand, seat=event.get("seat"), user=None, action=event, client_id=None, auto=True)
-    _save(table, hand, state)
+    hand_state_save(table, hand, state)
     return True
 
 
@@ -264,7 +265,7 @@ def _engine_presence(table: Table, user: User, action: dict[str, Any]) -> None:
     except EngineError:
         return  # nothing to record in this phase (e.g. the game is already over)
     _log_action(hand, seat=seat, user=user, action=action, client_id=None, auto=True)
-    _save(table, hand, state)
+    hand_state_save(table, hand, state)
 
 
 def hand_hints(*, table_id: int, user: User) -> list[dict[str, Any]]:

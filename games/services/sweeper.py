@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Clock, Hand
-from games.services.tables import table_lock, table_touch
+from games.services.tables import table_lock
 from tables.models import Seat, Table
 
 log = logging.getLogger(__name__)
@@ -58,27 +58,21 @@ def _extend(hand_id: int, gap: timedelta) -> int:
         return 0
     if hand.game == "thirteen_trio":
         return _void(table, hand)
-    state = dict(hand.state)
-    if isinstance(state.get("deadline"), int | float):
-        state["deadline"] = state["deadline"] + gap.total_seconds()
-    hand.state = state
-    hand.deadline = hand.deadline + gap
-    hand.version += 1
-    hand.save(update_fields=["state", "deadline", "version"])
-    from games.services.hands import _after_commit_timer
+    from games.services.hands import hand_state_save
 
-    _after_commit_timer(hand)
-    table_touch(table)
+    # Every engine keeps its phase deadline in state["deadline"] (games/engine/protocol.py).
+    state = {**hand.state, "deadline": hand.state["deadline"] + gap.total_seconds()}
+    hand_state_save(table, hand, state)
     return 1
 
 
 def _void(table: Table, hand: Hand) -> int:
     """The trio's rule for games our own servers interrupted: voided, stakes returned."""
     from games.adapters import engine
-    from games.services.hands import _save
+    from games.services.hands import hand_state_save
 
     state, _events = engine(hand.game).void(hand.state)
-    _save(table, hand, state)
+    hand_state_save(table, hand, state)
     return 1
 
 
