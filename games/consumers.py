@@ -12,6 +12,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from games import broadcast
+from games.frames import frame_for, is_seated
 from games.protocol import BadMessage, Message, parse
 from games.services.errors import PlayError
 
@@ -106,11 +107,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._send({"type": "ack", "id": message.id, "for": message.type, **reply})
 
     async def _send_snapshot(self) -> None:
-        from games.frames import frame_for
 
         user_id = self.user.pk if self._authenticated else None
         frame = await database_sync_to_async(frame_for, thread_sensitive=False)(self.table_id, user_id)
-        self.seated = frame["you"] is not None or (frame["hand"] or {}).get("seat") is not None
+        self.seated = is_seated(frame)
         await self._send_state(frame, force=True)
 
     async def _send_state(self, frame: dict[str, Any], force: bool = False) -> None:
@@ -138,7 +138,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             if self.seated:
                 return
         else:
-            self.seated = frame["you"] is not None or (frame["hand"] or {}).get("seat") is not None
+            self.seated = is_seated(frame)
         await self._send_state(frame)
 
     async def table_notice(self, event: dict[str, Any]) -> None:

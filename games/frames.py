@@ -87,8 +87,13 @@ def frame_for(table_id: int, user_id: int | None) -> dict[str, Any]:
     frame = _base(table, seats)
     seated = next((s for s in seats if s.user_id == user_id), None)
     frame["you"] = seated.index if seated else None
-    frame["hand"] = _hand_part(hand, user_id if seated or (hand and hand.seat_of(user_id or 0) is not None) else None)
+    frame["hand"] = _hand_part(hand, user_id)  # the seat's view if dealt in, else the public one
     return frame
+
+
+def is_seated(frame: dict[str, Any]) -> bool:
+    """Whether a frame is a player's own: seated at the table, or dealt into its hand."""
+    return frame["you"] is not None or (frame["hand"] or {}).get("seat") is not None
 
 
 def table_frames(table_id: int) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
