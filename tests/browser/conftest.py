@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from tests.factories import funded_user, table_at
+
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM set-up from the Playwright thread
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
@@ -101,33 +103,10 @@ def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return pool.submit(run).result(timeout=60)
 
 
-def ensure_stake_levels() -> None:
-    from tables.models import StakeLevel
-
-    if not StakeLevel.objects.exists():
-        import importlib
-
-        from django.apps import apps
-
-        importlib.import_module("tables.migrations.0002_stake_levels").load(apps, None)
-
-
 @pytest.fixture
 def make_table(server: str) -> Callable[..., Any]:
     """A table at the cheapest stake level of a game (and mode), with optional rule overrides."""
-    ensure_stake_levels()
-
-    def make(game: str, mode: str = "", **rules: Any) -> Any:
-        from tables.models import StakeLevel, Table
-
-        level = StakeLevel.objects.filter(game=game, mode=mode).order_by("unit").first()
-        assert level is not None
-        if rules:
-            level.rules = {**level.rules, **rules}
-            level.save()
-        return Table.objects.create(stake_level=level, name=f"{game} {mode}".strip())
-
-    return make
+    return table_at
 
 
 class Player:
@@ -152,15 +131,12 @@ def player(browser: Any, server: str) -> Iterator[Callable[..., Player]]:
     """``player("阿丽", lang="zh-hans", width=1280)``: a funded user, signed in, on a blank page."""
     from django.test import Client
 
-    from accounts.models import User
-    from wallet import services as wallet
 
     contexts: list[Any] = []
 
     def make(name: str, *, lang: str = "zh-hans", width: int = 1280, height: int = 800, coins: int = COINS) -> Player:
         username = f"p{next(_names)}_{os.getpid()}"
-        user = User.objects.create_user(username=username, password="x" * 12, display_name=name, language=lang)
-        wallet.wallet_grant(user=user, amount=coins, idempotency_key=f"browser-grant:{username}", actor=None, memo="test")
+        user = funded_user(username, coins, display_name=name, language=lang)
         client = Client()
         client.force_login(user)
         context = browser.new_context(viewport={"width": width, "height": height}, locale=lang)

@@ -22,8 +22,8 @@ from games.models import Hand
 from games.services.hands import hand_act, hand_expire, hand_player_back, hand_player_left, hand_start_if_ready
 from games.services.seating import seat_join
 from history.models import HandRecord
-from tables.models import StakeLevel, Table
-from wallet import services as wallet
+from tables.models import Table
+from tests.factories import funded_user, table_at
 
 _names = itertools.count(1)
 START_COINS = 50_000_000
@@ -43,9 +43,7 @@ CASES = [
 
 def new_player(name: str | None = None, coins: int = START_COINS) -> User:
     name = name or f"p{next(_names)}"
-    user = User.objects.create_user(username=name, password="x" * 12, display_name=name.title())
-    wallet.wallet_grant(user=user, amount=coins, idempotency_key=f"grant:{name}", actor=None, memo="test")
-    return user
+    return funded_user(name, coins, display_name=name.title())
 
 
 def _random_rows(cards: list[str], rng: random.Random) -> dict[str, list[str]]:
@@ -132,9 +130,8 @@ def live(db: Any, time_machine: Any) -> Callable[..., Live]:
     time_machine.move_to(timezone.now(), tick=False)
 
     def make(game: str, mode: str = "", players: int = 3, *, seed: int = 1) -> Live:
-        level = StakeLevel.objects.filter(game=game, mode=mode).order_by("unit").first()
-        assert level is not None
-        table = Table.objects.create(stake_level=level, name=f"{game} {mode} {next(_names)}")
+        table = table_at(game, mode, name=f"{game} {mode} {next(_names)}")
+        level = table.stake_level
         users = [new_player() for _ in range(players)]
         for user in users:
             seat_join(table_id=table.pk, user=user, buy_in=max(level.min_buy_in, 40 * level.unit),
