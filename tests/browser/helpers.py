@@ -83,3 +83,13 @@ def row_cards(page: Any, row: str) -> list[str]:
 def wait_showdown(page: Any) -> None:
     """The showdown panel, after its row-by-row reveal has finished."""
     page.wait_for_selector("[data-testid=showdown] [data-testid=result-0] [data-testid=coins]", state="visible", timeout=20_000)
+
+
+def sit_down(p: Any, table: Any) -> None:
+    """Open the table page, wait for the socket, sit down with the default buy-in (the stake
+    level's minimum) and wait for the table money to show."""
+    p.open(f"/tables/{table.pk}/")
+    p.page.wait_for_selector("[data-testid=connection].conn-online")
+    assert p.page.input_value("[data-testid=buy-in]") == money(table.stake_level.min_buy_in).replace(",", "")
+    p.page.click("[data-testid=join]")
+    p.page.wait_for_selector("[data-testid=my-table-money]")

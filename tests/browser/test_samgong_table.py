@@ -10,7 +10,7 @@ from games.engine.samgong import evaluate, hand_name
 from games.models import Hand
 from games.services.hands import hand_start_if_ready
 from tests.browser.conftest import call
-from tests.browser.helpers import money, signed, text
+from tests.browser.helpers import money, signed, sit_down, text
 
 pytestmark = pytest.mark.browser
 
@@ -26,10 +26,7 @@ def test_an_all_compare_hand_with_bets_reveals_and_results(player, make_table):
     langs = ["zh-hans", "en", "zh-hant"]
     players = [player("阿丽"), player("Bob", lang="en", width=375, height=812), player("小凯", lang="zh-hant")]
     for p in players:
-        p.open(f"/tables/{table.pk}/")
-        p.page.wait_for_selector("[data-testid=connection].conn-online")
-        p.page.click("[data-testid=join]")
-        p.page.wait_for_selector("[data-testid=my-table-money]")
+        sit_down(p, table)
     players[1].page.check("[data-testid=auto-reveal]")
     hand = call(hand_start_if_ready, table_id=table.pk)
     assert hand is not None
@@ -63,14 +60,6 @@ def test_an_all_compare_hand_with_bets_reveals_and_results(player, make_table):
         p.shot(f"samgong-showdown-{name}")
 
 
-def _seat_everyone(players, table) -> None:
-    for p in players:
-        p.open(f"/tables/{table.pk}/")
-        p.page.wait_for_selector("[data-testid=connection].conn-online")
-        p.page.click("[data-testid=join]")
-        p.page.wait_for_selector("[data-testid=my-table-money]")
-
-
 def _fresh(hand: Hand) -> Hand:
     return call(Hand.objects.get, pk=hand.pk)
 
@@ -90,7 +79,8 @@ def _wait_for_phase(hand: Hand, phases: set[str], timeout: float = 15) -> Hand:
 def test_a_banker_bid_hand_bids_bets_and_reveals_by_clicking(player, make_table):
     table = make_table("samgong", "banker_bid")
     players = [player("阿丽"), player("Bob", lang="en"), player("小凯", lang="zh-hant"), player("大伟")]
-    _seat_everyone(players, table)
+    for p in players:
+        sit_down(p, table)
     hand = call(hand_start_if_ready, table_id=table.pk)
     assert hand is not None and hand.state["phase"] == "bid"
     for i, p in enumerate(players):
@@ -123,7 +113,8 @@ def test_a_banker_bid_hand_bids_bets_and_reveals_by_clicking(player, make_table)
 def test_a_house_table_takes_bets_on_its_spots_and_settles_against_the_house(player, make_table):
     table = make_table("samgong", "house")
     players = [player("阿丽"), player("Bob", lang="en")]
-    _seat_everyone(players, table)
+    for p in players:
+        sit_down(p, table)
     hand = call(hand_start_if_ready, table_id=table.pk)
     assert hand is not None and hand.state["phase"] == "bet"
     base = hand.state["rules"]["base"]

@@ -18,6 +18,7 @@ from tests.browser.helpers import (
     money,
     row_cards,
     signed,
+    sit_down,
     tap_rows,
     text,
     wait_showdown,
@@ -30,14 +31,6 @@ pytestmark = pytest.mark.browser
 def best_rows(cards: list[str]) -> dict[str, list[str]]:
     best = arrange(parse_cards(cards))
     return {row: cards_str(best[row]) for row in ROWS}
-
-
-def sit_down(p, table) -> None:
-    p.open(f"/tables/{table.pk}/")
-    p.page.wait_for_selector("[data-testid=connection].conn-online")
-    assert p.page.input_value("[data-testid=buy-in]") == money(table.stake_level.min_buy_in).replace(",", "")
-    p.page.click("[data-testid=join]")
-    p.page.wait_for_selector("[data-testid=my-table-money]")
 
 
 def test_four_players_play_a_hand_to_showdown_by_clicking(player, make_table):

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from games.models import Hand
 from games.services.hands import hand_expire, hand_start_if_ready
 from tests.browser.conftest import call
-from tests.browser.helpers import ROWS, category_text, signed, text, wait_showdown
+from tests.browser.helpers import ROWS, category_text, signed, sit_down, text, wait_showdown
 
 pytestmark = pytest.mark.browser
 
@@ -24,10 +24,7 @@ def test_three_players_play_and_the_one_who_waits_is_auto_played(player, make_ta
     table = make_table("thirteen_trio", arrange_seconds=3, extend_seconds=2)
     players = [player("阿丽"), player("Bob", lang="en"), player("小凯", lang="zh-hant")]
     for p in players:
-        p.open(f"/tables/{table.pk}/")
-        p.page.wait_for_selector("[data-testid=connection].conn-online")
-        p.page.click("[data-testid=join]")
-        p.page.wait_for_selector("[data-testid=my-table-money]")
+        sit_down(p, table)
     hand = call(hand_start_if_ready, table_id=table.pk)
     assert hand is not None
     for p in players:
