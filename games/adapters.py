@@ -1,8 +1,13 @@
 """Per-game glue between a table's stake level and its engine: rule overrides, player counts
-and who may be dealt in. Everything else goes through the common engine protocol."""
+and who may be dealt in. Everything else goes through the common engine protocol.
+
+This is the live-play services' only door to game-specific behaviour: the services call
+these functions and never compare a game's name themselves.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
@@ -59,3 +64,53 @@ def start_problems(level: StakeLevel, stacks: list[int], carry: dict[str, Any] |
         for i, stack in enumerate(stacks)
         if stack < minimum
     ]
+
+
+def house_lines(game: str, result: dict[str, Any]) -> dict[str, int]:
+    """The house's side of a settlement: commission, and the rest as its own line — the
+    trio's penalty cut, or a house-banked table's result — so ``sum(coins) + sum(lines) == 0``."""
+    commission = int(result.get("commission", 0))
+    rest = int(result["house"]) - commission
+    lines = {"commission": commission, ("penalty" if game == "thirteen_trio" else "banker"): rest}
+    return {k: v for k, v in lines.items() if v}
+
+
+def presence_matters(game: str) -> bool:
+    """Whether the game's rules depend on who is connected (the trio's leaver penalty): then
+    the engine is told of disconnections and returns, and a leaver mid-set counts as away.
+    Elsewhere a missing player is simply auto-played by the timer."""
+    return game == "thirteen_trio"
+
+
+def carry_for(game: str, saved: dict[str, Any] | None, players: Sequence[int]) -> dict[str, Any] | None:
+    """The engine's carry-over for the next hand from what the table saved after the last one
+    (``{"engine": ..., "players": [user ids]}``), or None for a fresh start (in the trio, a
+    change of players starts a new set)."""
+    saved = saved or {}
+    if not saved.get("engine"):
+        return None
+    if game == "thirteen_trio" and saved.get("players") != list(players):
+        return None
+    return dict(saved["engine"])
+
+
+def set_running(game: str, saved: dict[str, Any] | None, user_id: int) -> bool:
+    """Whether ``user_id`` is bound to a set still running at this table (the trio's 6-game
+    set): leaving then counts as disconnecting, auto-played to the end of the set."""
+    if game != "thirteen_trio":
+        return False
+    saved = saved or {}
+    next_game = int((saved.get("engine") or {}).get("next_game", 1))
+    return next_game != 1 and user_id in saved.get("players", [])
+
+
+def carry_after_removal(game: str, saved: dict[str, Any]) -> dict[str, Any]:
+    """What the table keeps after seats were removed for lack of table money: in the trio the
+    set ends there, without a leaver penalty; elsewhere the carry-over stands."""
+    return {} if game == "thirteen_trio" else saved
+
+
+def void_on_outage(game: str) -> bool:
+    """Whether a hand our own outage interrupted is voided (stakes returned, the engine's
+    ``void``) rather than given its lost time back (the trio's rule)."""
+    return game == "thirteen_trio"
