@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.templatetags.static import static
@@ -17,16 +16,13 @@ from django.urls import reverse
 from django.views import View
 from django.views.generic import TemplateView
 
+from games.engine.registry import GAMES, engine_for
 from tables import ui_strings
-from tables.models import GAME_CHOICES, StakeLevel, Table
+from tables.models import StakeLevel, Table
 from tables.selectors import stake_level_list, table_list_open, table_summary
+from tables.services import table_find_or_create_free
 
 RANKS, SUITS = "23456789TJQKA", "shcd"
-GAME_TEMPLATES = {
-    "thirteen": "tables/table_thirteen.html",
-    "thirteen_trio": "tables/table_thirteen.html",
-    "samgong": "tables/table_samgong.html",
-}
 
 
 def card_urls() -> dict[str, str]:
@@ -59,8 +55,8 @@ class LobbyView(TemplateView):
         context = super().get_context_data(**kwargs)
         game = self.request.GET.get("game", "")
         context["lobby"] = {
-            "games": [code for code, _label in GAME_CHOICES],
-            "game": game if game in dict(GAME_CHOICES) else "",
+            "games": list(GAMES),
+            "game": game if game in GAMES else "",
             "levels": [_level_row(level) for level in stake_level_list()],
             "tables": [table_summary(t) for t in table_list_open()],
             "ws": "/ws/lobby/",
@@ -75,7 +71,7 @@ class TableView(TemplateView):
     """One table: anyone may watch; a signed-in player may sit down."""
 
     def get_template_names(self) -> list[str]:
-        return [GAME_TEMPLATES[self.table.stake_level.game]]
+        return [f"tables/table_{engine_for(self.table.stake_level.game).page}.html"]
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         self.table = get_object_or_404(Table.objects.select_related("stake_level"), pk=kwargs["table_id"])
@@ -112,15 +108,4 @@ class TablePlayView(LoginRequiredMixin, View):
 
     def post(self, request: HttpRequest, level_id: int) -> HttpResponse:
         level = get_object_or_404(StakeLevel, pk=level_id, active=True)
-        return redirect("table", table_id=table_with_free_seat(level).pk)
-
-
-@transaction.atomic
-def table_with_free_seat(level: StakeLevel) -> Table:
-    candidates = [table_summary(t) for t in table_list_open() if t.stake_level_id == level.pk]
-    open_ones = [t for t in candidates if t["free_seats"]]
-    if open_ones:
-        best = max(open_ones, key=lambda t: (len(t["players"]), -t["id"]))
-        return Table.objects.get(pk=best["id"])
-    number = Table.objects.filter(stake_level=level).count() + 1
-    return Table.objects.create(stake_level=level, name=f"{level.name} · {number}")
+        return redirect("table", table_id=table_find_or_create_free(level=level).pk)
