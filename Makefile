@@ -8,7 +8,7 @@ PORT ?= 8000
 STAMP := $(VENV)/.installed-stamp
 DEV_STAMP := $(VENV)/.installed-dev-stamp
 
-.PHONY: run test setup venv dev migrate demo static serve worker beat bench lint test-browser clean
+.PHONY: run test setup venv dev migrate demo static serve worker beat bench lint typecheck test-browser clean
 
 # `make run` installs what the platform needs; `make test` adds the test and benchmark tools.
 $(STAMP): requirements.txt
@@ -64,6 +64,10 @@ test-browser: dev
 
 lint: dev
 	$(VENV)/bin/ruff check .
+
+# mypy with the settings in pyproject.toml: strict for games/engine and wallet, the default checks elsewhere.
+typecheck: dev
+	$(VENV)/bin/mypy
 
 # Every benchmark, one after the other (figures in bench/README.md). Needs PostgreSQL and Redis.
 bench: dev

@@ -9,10 +9,12 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.models import User
+from accounts.requests import AuthenticatedHttpRequest
 from config.admin import ReadOnlyAdminMixin
 from wallet import services
 from wallet.errors import WalletError
@@ -22,11 +24,12 @@ from wallet.money import format_coins
 from wallet.selectors import house_balances
 
 
-class ReadOnlyAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+# ModelAdmin and TabularInline are generic in the stubs only (no __class_getitem__ at run time).
+class ReadOnlyAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):  # type: ignore[type-arg]
     """View only, for everyone: ledger rows are never added, changed or deleted by hand."""
 
 
-class EntryInline(ReadOnlyAdminMixin, admin.TabularInline):
+class EntryInline(ReadOnlyAdminMixin, admin.TabularInline):  # type: ignore[type-arg]
     model = Entry
     fields = ("account", "house", "amount_coins", "balance_after_coins")
     readonly_fields = fields
@@ -80,11 +83,11 @@ class AccountAdmin(ReadOnlyAdmin):
         houses = [(labels[name], format_coins(amount)) for name, amount in house_balances().items()]
         return super().changelist_view(request, {**(extra_context or {}), "house_balances": houses})
 
-    def get_urls(self) -> list[Any]:
+    def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view(self.grant_view)
         return [path("grant/", view, name="wallet_account_grant"), *super().get_urls()]
 
-    def grant_view(self, request: HttpRequest) -> HttpResponse:
+    def grant_view(self, request: AuthenticatedHttpRequest) -> HttpResponse:
         """Grant or adjust a player's coins: one posting, the admin as actor."""
         if not request.user.has_perm("wallet.post_adjustment"):
             raise PermissionDenied
@@ -102,7 +105,7 @@ class AccountAdmin(ReadOnlyAdmin):
         return TemplateResponse(request, "wallet/admin/grant.html", context)
 
 
-def _post_grant(data: dict[str, Any], *, actor: Any) -> LedgerTransaction:
+def _post_grant(data: dict[str, Any], *, actor: User) -> LedgerTransaction:
     user, amount, reason, key = data["username"], data["amount"], data["reason"], data["idempotency_key"]
     if data["operation"] == GrantForm.GRANT:
         return services.wallet_grant(user=user, amount=amount, idempotency_key=key, actor=actor, memo=reason,

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.requests import AuthenticatedRequest
 from wallet.models import Entry, TransactionKind
 from wallet.money import format_coins
 from wallet.presenters import entry_account_label
@@ -17,14 +19,14 @@ from wallet.selectors import table_money_list, wallet_balance, wallet_statement
 
 
 @extend_schema_serializer(component_name="WalletTableMoney")
-class _TableMoneySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class _TableMoneySerializer(serializers.Serializer[Any]):
     table_ref = serializers.CharField()
     amount = serializers.IntegerField(help_text="minor units (1 coin = 100)")
     amount_display = serializers.CharField()
 
 
 @extend_schema_serializer(component_name="WalletStatementEntry")
-class _EntrySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class _EntrySerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     transaction = serializers.IntegerField(source="transaction_id")
     created_at = serializers.DateTimeField(source="transaction.created_at")
@@ -46,13 +48,13 @@ class _EntrySerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 class WalletBalanceApi(APIView):
     @extend_schema_serializer(component_name="WalletBalance")
-    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    class OutputSerializer(serializers.Serializer[Any]):
         balance = serializers.IntegerField(help_text="minor units (1 coin = 100)")
         balance_display = serializers.CharField(help_text="coins with two decimals")
         table_money = _TableMoneySerializer(many=True)
 
     @extend_schema(responses=OutputSerializer)
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         balance = wallet_balance(user=request.user)
         tables = [{"table_ref": a.table_ref, "amount": a.balance, "amount_display": format_coins(a.balance)}
                   for a in table_money_list(user=request.user)]
@@ -66,13 +68,13 @@ class WalletStatementApi(APIView):
         page_size_query_param = "page_size"
         max_page_size = 500
 
-    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    class InputSerializer(serializers.Serializer[Any]):
         kind = serializers.ChoiceField(choices=TransactionKind.choices, required=False)
         since = serializers.DateField(required=False, help_text="first day included")
         until = serializers.DateField(required=False, help_text="last day included")
 
     @extend_schema_serializer(component_name="WalletStatementPage")
-    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    class OutputSerializer(serializers.Serializer[Any]):
         count = serializers.IntegerField()
         next = serializers.URLField(allow_null=True)
         previous = serializers.URLField(allow_null=True)
@@ -86,7 +88,7 @@ class WalletStatementApi(APIView):
         ],
         responses=OutputSerializer,
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         filters = self.InputSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         statement = wallet_statement(user=request.user, **filters.validated_data)

@@ -71,6 +71,8 @@ class AccountKey(NamedTuple):
         return cls.house(entry.house) if entry.account is None else cls.of(entry.account)
 
     def new_account(self) -> Account:
+        if self.user_id is None:
+            raise ValueError(f"house account {self.name!r} has no row to create")
         if self.kind == AccountKind.TABLE:
             return Account(kind=self.kind, user_id=self.user_id, table_ref=self.name)
         return Account(kind=self.kind, user_id=self.user_id)
@@ -146,7 +148,7 @@ def may_retry(exc: OperationalError, attempt: int) -> bool:
 
 
 def _caller_owns_transaction() -> bool:
-    return transaction.get_connection().in_atomic_block
+    return bool(transaction.get_connection().in_atomic_block)
 
 
 def _transient(exc: OperationalError) -> bool:

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from wallet.models import AccountKind, Entry
+from wallet.models import Account, AccountKind, Entry
+
+
+def statement_account(entry: Entry) -> Account:
+    """The player account of a statement row (a statement never lists house entries)."""
+    if entry.account is None:
+        raise ValueError(f"entry {entry.pk} is a house entry, not a statement row")
+    return entry.account
 
 
 def entry_account_label(entry: Entry) -> str:
-    if entry.account.kind == AccountKind.TABLE:
-        return _("table money at %(table)s") % {"table": entry.account.table_ref}
+    account = statement_account(entry)
+    if account.kind == AccountKind.TABLE:
+        return _("table money at %(table)s") % {"table": account.table_ref}
     return _("wallet")
 
 

@@ -10,21 +10,22 @@ from typing import Any
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import StreamingHttpResponse
 from django.views import View
 from django.views.generic import TemplateView
 
+from accounts.requests import AuthenticatedHttpRequest
 from wallet.forms import StatementFilterForm
 from wallet.models import Entry
 from wallet.money import format_coins
-from wallet.presenters import entry_account_label, spreadsheet_safe
+from wallet.presenters import entry_account_label, spreadsheet_safe, statement_account
 from wallet.selectors import table_money_list, wallet_balance, wallet_statement
 
 PAGE_SIZE = 25
 CSV_HEADER = ["created_at", "transaction", "kind", "reference", "account", "table", "amount", "balance_after", "memo"]
 
 
-def _filtered_statement(request: HttpRequest) -> tuple[StatementFilterForm, QuerySet[Entry]]:
+def _filtered_statement(request: AuthenticatedHttpRequest) -> tuple[StatementFilterForm, QuerySet[Entry]]:
     form = StatementFilterForm(request.GET or None)
     filters = form.cleaned_data if form.is_bound and form.is_valid() else {}
     statement = wallet_statement(
@@ -35,6 +36,7 @@ def _filtered_statement(request: HttpRequest) -> tuple[StatementFilterForm, Quer
 
 class WalletView(LoginRequiredMixin, TemplateView):
     template_name = "wallet/wallet.html"
+    request: AuthenticatedHttpRequest
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         form, statement = _filtered_statement(self.request)
@@ -62,16 +64,16 @@ class _Echo:
 def _csv_rows(statement: QuerySet[Entry]) -> Iterator[list[str]]:
     yield CSV_HEADER
     for entry in statement.iterator(chunk_size=500):
-        txn = entry.transaction
+        txn, account = entry.transaction, statement_account(entry)
         yield [
-            txn.created_at.isoformat(), str(txn.pk), txn.kind, spreadsheet_safe(txn.reference), entry.account.kind,
-            spreadsheet_safe(entry.account.table_ref), format_coins(entry.amount),
+            txn.created_at.isoformat(), str(txn.pk), txn.kind, spreadsheet_safe(txn.reference), account.kind,
+            spreadsheet_safe(account.table_ref), format_coins(entry.amount),
             "" if entry.balance_after is None else format_coins(entry.balance_after), spreadsheet_safe(txn.memo),
         ]
 
 
 class StatementCsvView(LoginRequiredMixin, View):
-    def get(self, request: HttpRequest) -> HttpResponse:
+    def get(self, request: AuthenticatedHttpRequest) -> StreamingHttpResponse:
         _, statement = _filtered_statement(request)
         writer = csv.writer(_Echo())
         response = StreamingHttpResponse((writer.writerow(row) for row in _csv_rows(statement)),

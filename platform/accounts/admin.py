@@ -7,7 +7,7 @@ from accounts.models import User
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
-    fieldsets = (*BaseUserAdmin.fieldsets, (_("Profile"), {"fields": ("display_name", "language")}))  # type: ignore[misc]
+    fieldsets = (*(BaseUserAdmin.fieldsets or ()), (_("Profile"), {"fields": ("display_name", "language")}))
     list_display = ("username", "display_name", "language", "is_staff", "is_active", "date_joined")
     list_filter = ("is_staff", "is_superuser", "is_active", "groups", "language")
     search_fields = ("username", "display_name", "email")

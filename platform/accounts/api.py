@@ -1,16 +1,18 @@
 """Accounts API."""
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.requests import AuthenticatedRequest
 from accounts.roles import is_auditor
 
 
 class MeApi(APIView):
-    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    class OutputSerializer(serializers.Serializer[Any]):
         username = serializers.CharField()
         display_name = serializers.CharField()
         language = serializers.CharField()
@@ -18,7 +20,7 @@ class MeApi(APIView):
         is_auditor = serializers.BooleanField()
 
     @extend_schema(responses=OutputSerializer)
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         user = request.user
         data = {
             "username": user.username,

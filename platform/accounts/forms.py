@@ -5,7 +5,7 @@ from accounts.models import User
 
 
 class SignUpForm(UserCreationForm):
-    class Meta(UserCreationForm.Meta):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]  # inherited at run time; the stubs omit it
         model = User
         fields = ("username", "display_name", "language")
 

@@ -14,6 +14,8 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
 from django.contrib.contenttypes.models import ContentType
 
+from accounts.models import User
+
 AUDITOR_VIEW_MODELS: tuple[str, ...] = (
     "accounts.user",
     "wallet.account",
@@ -28,9 +30,10 @@ AUDITOR_VIEW_MODELS: tuple[str, ...] = (
 
 
 def is_auditor(user: AbstractBaseUser | AnonymousUser) -> bool:
-    if not user.is_authenticated:
+    """Whether a signed-in user is in the auditors group (an anonymous visitor never is)."""
+    if not isinstance(user, User):  # AnonymousUser
         return False
-    return user.groups.filter(name=settings.AUDITORS_GROUP).exists()  # type: ignore[union-attr]
+    return user.groups.filter(name=settings.AUDITORS_GROUP).exists()
 
 
 def auditor_permissions() -> list[Permission]:

@@ -17,6 +17,7 @@ from django.views.i18n import set_language as django_set_language
 
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
+from accounts.requests import AuthenticatedHttpRequest
 
 
 class HomeView(TemplateView):
@@ -39,9 +40,10 @@ class ProfileView(LoginRequiredMixin, UpdateView):
     form_class = ProfileForm
     template_name = "accounts/profile.html"
     success_url = reverse_lazy("profile")
+    request: AuthenticatedHttpRequest
 
     def get_object(self, queryset: Any = None) -> User:
-        return self.request.user  # type: ignore[return-value]
+        return self.request.user
 
     def form_valid(self, form: ProfileForm) -> HttpResponse:
         response = super().form_valid(form)
