@@ -15,6 +15,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from tables.consumers import LOBBY_GROUP
+
 log = logging.getLogger(__name__)
 
 _main_loop: asyncio.AbstractEventLoop | None = None
@@ -26,9 +28,6 @@ def register_loop(loop: asyncio.AbstractEventLoop) -> None:
     global _main_loop
     with _loop_lock:
         _main_loop = loop
-
-
-LOBBY_GROUP = "lobby"
 
 
 def table_group(table_id: int) -> str:

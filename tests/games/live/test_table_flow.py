@@ -112,7 +112,7 @@ async def test_the_lobby_socket_lists_tables_and_follows_seat_changes(funded, ta
     from channels.routing import URLRouter
     from channels.testing import WebsocketCommunicator
 
-    from games.routing import websocket_urlpatterns
+    from tables.routing import websocket_urlpatterns
 
     table = await db(table_for)("thirteen")
     lobby = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/lobby/")

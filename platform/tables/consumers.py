@@ -1,4 +1,8 @@
-"""The lobby WebSocket: the open tables on connect, then one message per changed table."""
+"""The lobby WebSocket: the open tables on connect, then one message per changed table.
+
+Live play (``games.broadcast``) sends each changed table's summary to :data:`LOBBY_GROUP`;
+this module owns the group's name, so live play imports it from here and nothing here
+imports live play."""
 
 from __future__ import annotations
 
@@ -8,7 +12,8 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games.broadcast import LOBBY_GROUP
+#: The channel-layer group every lobby socket listens on.
+LOBBY_GROUP = "lobby"
 
 
 def _tables() -> list[dict[str, Any]]:
