@@ -1,7 +1,7 @@
 """Request types for views only signed-in players reach (annotations: nothing changes at run time).
 
 ``LoginRequiredMixin`` (pages) and DRF's ``IsAuthenticated`` (the API default) turn anonymous
-visitors away before the view runs, so there ``request.user`` is always an :class:`User`.
+visitors away before the view runs, so there ``request.user`` is always a :class:`~accounts.models.User`.
 """
 
 from __future__ import annotations
