@@ -1,31 +1,85 @@
-"""The contract every game engine module follows (ARCHITECTURE.md "Engines").
+"""The contract every game engine package follows (ARCHITECTURE.md "Engines").
 
-A game is a module (``games.engine.thirteen``, ``games.engine.thirteen_trio``,
-``games.engine.samgong``) exposing the functions of :class:`GameEngine`. State is a plain
-``dict`` of JSON-serialisable values (str, int, bool, None, list, dict — never float for
-money, never tuples or sets), so the live-play service can store it in a JSON column and
-reload it after a restart. Functions never mutate their input: ``apply`` returns a new state.
-Time is passed in (``now``, seconds since the epoch as ``float``); engines never read clocks.
-Randomness comes only from the server seed (``games.engine.deck``).
+A game is a package (``games.engine.thirteen``, ``games.engine.thirteen_trio``,
+``games.engine.samgong``) whose module object satisfies :class:`GameEngine`: the state
+machine, and the hooks the platform asks a game about (labels, stake rules, who may be
+dealt in, the house's lines, carry-overs, the bot's move, how a hand record is kept,
+checked and shown). :mod:`games.engine.registry` is the only place that names the games.
+
+State is a plain ``dict`` of JSON-serialisable values (str, int, bool, None, list, dict —
+never float for money, never tuples or sets), so the live-play service can store it in a
+JSON column and reload it after a restart. Cards in state are ``int`` (``games.engine.cards``);
+views, actions, events, results and records carry card strings (``"As"``). Functions never
+mutate their input: ``apply`` returns a new state. Time is passed in (``now``, seconds since
+the epoch as ``float``); engines never read clocks. Randomness comes only from the server
+seed (``games.engine.deck``) or, for bots, the ``rng`` they are given.
 
 Seats are hand-local indices ``0..n-1`` running clockwise (RULES.md intro).
 Money is ``int`` minor units (coins with 2 decimals: 0.50 is 50).
 
 Common state keys: ``game``, ``phase`` (str), ``phase_seq`` (int, +1 at every phase change;
 timers carry it so a late timer does nothing), ``deadline`` (float or None), ``seats``.
+
+Labels (:attr:`GameEngine.label`, :attr:`GameEngine.modes`, the seat roles of a record) are
+English message ids marked with :func:`games.engine.labels.gettext_noop`; the platform
+translates them when it shows them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, TypedDict, runtime_checkable
 
 State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
+Record = Mapping[str, Any]
 
 
+class StakeTerms(TypedDict):
+    """A stake level's fields as plain data (RULES.md "Stake levels"): ``unit`` is the coin
+    value of one unit, one 墩 or one base, in minor units; ``rules`` its own rule overrides."""
+
+    unit: int
+    commission_percent: int
+    min_buy_in: int
+    min_table_money: int
+    mode: str
+    seats: int
+    rules: dict[str, Any]
+
+
+@runtime_checkable
 class GameEngine(Protocol):
+    # -- identity and labels ---------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        """The game's code, as stored on stake levels and in hand records (``"thirteen"``)."""
+
+    @property
+    def label(self) -> str:
+        """English message id of the game's name (``"Thirteen (十三张)"``)."""
+
+    @property
+    def modes(self) -> Mapping[str, str]:
+        """Mode code → English message id, in display order; ``{"": "standard"}`` without modes."""
+
+    @property
+    def page(self) -> str:
+        """The table page family: the page is ``tables/table_<page>.html``."""
+
+    @property
+    def presence_matters(self) -> bool:
+        """Whether the rules depend on who is connected (the trio's leaver penalty): the engine
+        is then told of disconnections and returns, and a leaver mid-set counts as away."""
+
+    @property
+    def void_on_outage(self) -> bool:
+        """Whether a hand our own outage interrupted is voided (:class:`Voidable`, stakes
+        returned) rather than given its lost time back."""
+
+    # -- the state machine -----------------------------------------------------------------
     def new_hand(
         self,
         *,
@@ -77,4 +131,110 @@ class GameEngine(Protocol):
 
     def carry_over(self, state: State) -> dict[str, Any]:
         """What the next hand at this table needs from this one."""
+        ...
+
+    def suggestions(self, state: State, seat: int, k: int = 3) -> list[Action]:
+        """The hint button: up to ``k`` actions the seat might send now, best first (empty when
+        it has nothing to do)."""
+        ...
+
+    # -- stake level and table ---------------------------------------------------------------
+    def stake_rules(self, terms: StakeTerms) -> dict[str, Any]:
+        """The engine rule overrides of a stake level (its own ``rules`` win)."""
+        ...
+
+    def player_limits(self, rules: dict[str, Any], seats: int) -> tuple[int, int]:
+        """How many players a hand needs (at least, at most) at a table of ``seats`` seats
+        whose stake level gives the rule overrides ``rules``."""
+        ...
+
+    def start_problems(
+        self, rules: dict[str, Any], stacks: Sequence[int], carry: dict[str, Any] | None, min_table_money: int
+    ) -> list[dict[str, Any]]:
+        """Seats (indices into ``stacks``) that may not be dealt the next hand, and why:
+        ``{"seat", "reason", "stack", "minimum"}`` each."""
+        ...
+
+    def house_lines(self, result: Mapping[str, Any]) -> dict[str, int]:
+        """The house's side of a settlement: commission, and the rest as its own line (the
+        trio's ``penalty``, a house-banked table's ``banker``), so ``sum(coins) + sum(lines)
+        == 0``; zero lines are left out."""
+        ...
+
+    def carry_for(
+        self, saved: Mapping[str, Any] | None, players: Sequence[int]
+    ) -> dict[str, Any] | None:
+        """The carry-over for the next hand from what the table saved after the last one
+        (``{"engine": ..., "players": [user ids]}``), or None for a fresh start."""
+        ...
+
+    def set_running(self, saved: Mapping[str, Any] | None, user_id: int) -> bool:
+        """Whether ``user_id`` is bound to a set still running at this table (leaving then
+        counts as disconnecting, auto-played to the end of the set)."""
+        ...
+
+    def carry_after_removal(self, saved: dict[str, Any]) -> dict[str, Any]:
+        """What the table keeps after seats were removed for lack of table money."""
+        ...
+
+    def bot_move(self, view: dict[str, Any], rng: random.Random) -> Action | None:
+        """A bot's move, decided from its own ``view`` only (what a person sees), or None when
+        it has nothing to do."""
+        ...
+
+    # -- the hand record (docs/HAND_HISTORY.md) ------------------------------------------------
+    def record_part(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's fields of a settled hand's record (the score request's seats and money)."""
+        ...
+
+    def redact(self, body: dict[str, Any], seat: int) -> list[str]:
+        """Hide in ``body`` (a copy, changed in place) what the player at ``seat`` may not see;
+        the names of the hidden fields."""
+        ...
+
+    def check_deal(self, rec: dict[str, Any]) -> list[tuple[str, str]]:
+        """``(field, problem)`` for every way the record's cards differ from the seed's deal."""
+        ...
+
+    def check_score(self, rec: dict[str, Any]) -> list[tuple[str, str]]:
+        """``(field, problem)`` for every way the record's result differs from a re-score."""
+        ...
+
+    # -- showing a record: the replay page and the text export -----------------------------------
+    @property
+    def hidden_cards(self) -> int:
+        """How many cards a seat holds: a hidden hand is written as that many ``??``."""
+
+    @property
+    def text_fields(self) -> tuple[str, ...]:
+        """The record's top-level fields the text export repeats as ``_field`` lines, in order."""
+
+    def text_variant(self, rec: Record) -> str:
+        """The record's variant code in the text export (``"CT"``, ``"SG-BB"``...)."""
+        ...
+
+    def deal_lines(self, rec: Record) -> list[str]:
+        """Text-export action lines dealt before the seats' hands (the trio's jackpot card)."""
+        ...
+
+    def table_lines(self, rec: Record) -> list[str]:
+        """Text-export action lines dealt after the players acted (三公's house table hands)."""
+        ...
+
+    def seat_roles(self, rec: Record, seat: int) -> list[str]:
+        """English message ids of ``seat``'s roles in the hand (dealer, table head, banker)."""
+        ...
+
+    def hand_label(self, rec: Record, seat: int) -> str | None:
+        """The name the replay shows for ``seat``'s hand (三公's hand name), or None."""
+        ...
+
+
+@runtime_checkable
+class Voidable(Protocol):
+    """An engine whose hands can be voided (``void_on_outage``): interrupted by our own servers,
+    every stake returned."""
+
+    def void(self, state: State) -> tuple[State, list[Event]]:
+        """End a hand in progress with all coins 0; ``IllegalAction`` once it is over."""
         ...

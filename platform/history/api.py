@@ -27,6 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.permissions import IsAuditorOrStaff
+from games.engine.registry import GAMES
 from history.exports.stream import FORMATS, export_lines, export_response
 from history.selectors import (
     RecordFilter,
@@ -38,13 +39,12 @@ from history.selectors import (
     parse_moment,
     user_lookup,
 )
-from tables.models import GAME_CHOICES
 
 FILTER_PARAMETERS = [
     OpenApiParameter("format", str, enum=list(FORMATS), description="jsonl (default), text or csv"),
     OpenApiParameter("since", str, description="ISO date or date-time, inclusive"),
     OpenApiParameter("until", str, description="ISO date-time exclusive, or a date (that whole day included)"),
-    OpenApiParameter("game", str, enum=[g for g, _ in GAME_CHOICES]),
+    OpenApiParameter("game", str, enum=list(GAMES)),
     OpenApiParameter("stake_level", int), OpenApiParameter("table", int),
     OpenApiParameter("player", str, description="user id or username"),
 ]
@@ -54,7 +54,7 @@ class FilterSerializer(serializers.Serializer):  # type: ignore[type-arg]
     format = serializers.ChoiceField(choices=list(FORMATS), default="jsonl")
     since = serializers.CharField(required=False)
     until = serializers.CharField(required=False)
-    game = serializers.ChoiceField(choices=[g for g, _ in GAME_CHOICES], required=False)
+    game = serializers.ChoiceField(choices=list(GAMES), required=False)
     stake_level = serializers.IntegerField(required=False, min_value=1)
     table = serializers.IntegerField(required=False, min_value=1)
     player = serializers.CharField(required=False)

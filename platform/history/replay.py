@@ -1,4 +1,7 @@
-"""What the replay page shows of a record (the player's copy, or the complete record in admin)."""
+"""What the replay page shows of a record (the player's copy, or the complete record in admin).
+
+The seats' roles and hand names come from the game's engine package (games/engine/protocol.py).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
+
+from games.engine.registry import engine_for
 
 ROWS = ("front", "middle", "back")
 
@@ -18,25 +23,15 @@ def _at(values: Any, i: int) -> Any:
     return values[i] if isinstance(values, list) and i < len(values) else None
 
 
-def _roles(body: Mapping[str, Any], i: int) -> list[str]:
-    roles = []
-    if body.get("dealer") == i:
-        roles.append(_("dealer"))
-    if body["game"] == "thirteen_trio" and body.get("head") == i:
-        roles.append(_("table head"))
-    if body.get("banker") == i:
-        roles.append(_("banker"))
-    return roles
-
-
 def _seat(body: Mapping[str, Any], i: int) -> dict[str, Any]:
     seat, result, labels = body["seats"][i], body["result"], _row_labels()
+    engine = engine_for(body["game"])
     played = [c for row in ROWS for c in (seat.get(row) or [])]
     cards = seat.get("cards")
     return {
         "index": i,
         "player": body["players"][i],
-        "roles": _roles(body, i),
+        "roles": [_(role) for role in engine.seat_roles(body, i)],
         "cards": cards,
         "hidden": cards is None,
         "rows": [(labels[row], seat[row]) for row in ROWS if seat.get(row)],
@@ -48,7 +43,7 @@ def _seat(body: Mapping[str, Any], i: int) -> dict[str, Any]:
         "units": _at(result.get("units"), i),
         "coins": _at(result.get("coins"), i),
         "fouled": bool(_at(result.get("fouled"), i)),
-        "hand_name": _at(result.get("hands"), i) if body["game"] == "samgong" else None,
+        "hand_name": engine.hand_label(body, i),
     }
 
 

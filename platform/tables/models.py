@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-GAME_CHOICES = [
-    ("thirteen", _("Thirteen (十三张)")),
-    ("thirteen_trio", _("Three-player thirteen (三人十三支)")),
-    ("samgong", _("Sam Gong (三公)")),
-]
-MODE_CHOICES = [
-    ("", _("standard")),
-    ("all_compare", _("All compare (通比)")),
-    ("banker_bid", _("Banker bid (抢庄)")),
-    ("banker_rotate", _("Rotating banker (轮庄)")),
-    ("pairwise", _("Pairwise (两两比牌)")),
-    ("house", _("House banker")),
-]
+from games.engine.registry import games
+
+
+def _game_choices() -> list[tuple[str, Any]]:
+    """Every registered game with its label, translated when shown."""
+    return [(engine.name, _(engine.label)) for engine in games()]
+
+
+def _mode_choices() -> list[tuple[str, Any]]:
+    """Every game's modes (``""`` for a game without modes), each code once, in game order."""
+    labels: dict[str, str] = {}
+    for engine in games():
+        for code, label in engine.modes.items():
+            labels.setdefault(code, label)
+    return [(code, _(label)) for code, label in labels.items()]
+
+
+GAME_CHOICES = _game_choices()
+MODE_CHOICES = _mode_choices()
 
 
 class StakeLevel(models.Model):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.engine.cards import cards_str
 from games.services.hands import hand_start_if_ready
 from tests.browser.conftest import call
 from tests.browser.helpers import category_text, row_cards, tap_rows, text, wait_showdown
@@ -32,7 +33,7 @@ def test_a_reloaded_page_resumes_the_hand_from_the_snapshot(player, make_table):
     hand = call(hand_start_if_ready, table_id=table.pk)
     assert hand is not None
     alice.page.wait_for_selector("[data-testid=board]", state="visible")
-    front = hand.state["seats"][hand.seat_of(alice.user.pk)]["cards"][:3]
+    front = cards_str(hand.state["seats"][hand.seat_of(alice.user.pk)]["cards"][:3])
     tap_rows(alice.page, {"front": front, "middle": [], "back": []})
     assert row_cards(alice.page, "front") == sorted(front)
 

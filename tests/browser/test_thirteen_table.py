@@ -44,7 +44,7 @@ def test_four_players_play_a_hand_to_showdown_by_clicking(player, make_table):
         sit_down(p, table)
     hand = call(hand_start_if_ready, table_id=table.pk)
     assert hand is not None and len(hand.players) == 4
-    cards = {p: hand.state["seats"][hand.seat_of(p.user.pk)]["cards"] for p in players}
+    cards = {p: cards_str(hand.state["seats"][hand.seat_of(p.user.pk)]["cards"]) for p in players}
     for p in players:
         p.page.wait_for_selector("[data-testid=board]", state="visible")
         hand_cards = p.page.locator("[data-testid=hand] .card-btn")

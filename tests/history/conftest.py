@@ -58,7 +58,7 @@ def choose_move(hand: Hand, seat: int, rng: random.Random) -> dict[str, Any]:
         return dict(eng.auto_action(hand.state, seat))
     cards = hand.state["seats"][seat].get("cards")
     if hand.game in ("thirteen", "thirteen_trio"):
-        return {"type": "arrange", **_random_rows(cards_str(cards) if hand.game == "thirteen_trio" else cards, rng)}
+        return {"type": "arrange", **_random_rows(cards_str(cards), rng)}
     move = dict(rng.choice(eng.legal_actions(hand.state, seat)))
     if move["type"] == "bet" and "bets" in move:
         return {"type": "bet", "bets": {rng.choice(["player", "banker", "tie", "sangong", "side"]): 2 * rng.randint(1, 50)}}

@@ -1,5 +1,5 @@
 """Player moves, timeouts and auto-play (protocol ``legal_actions`` / ``apply`` /
-``deadline`` / ``on_deadline`` / ``auto_action``; RULES.md section 3).
+``deadline`` / ``on_deadline`` / ``auto_action`` / ``suggestions``; RULES.md section 3).
 
 Actions: ``{"type": "bid"}`` / ``{"type": "pass"}`` (搶莊), ``{"type": "accept"}`` /
 ``{"type": "decline"}`` (輪莊 offer), ``{"type": "bet", "multiplier": X}`` (bet multiplier,
@@ -135,3 +135,9 @@ def auto_action(state: State, seat: int) -> Action:
         return {"type": "bet", "bets": {}}
     allowed = state["rules"]["bet_multipliers"]
     return {"type": "bet", "multiplier": 1 if 1 in allowed else allowed[0]}
+
+
+def suggestions(state: State, seat: int, k: int = 3) -> list[Action]:
+    """The hint button: the move the server would play for the seat (:func:`auto_action`);
+    empty when it has nothing to do. 三公 has nothing to arrange, so there is one at most."""
+    return [auto_action(state, seat)][:k] if legal_actions(state, seat) else []

@@ -18,8 +18,8 @@ from games.engine.cards import card_str, cards_str, parse_cards
 from games.engine.errors import EngineError
 from games.engine.thirteen.arrange import arrange
 from games.engine.thirteen.hands import parse_rows, scored_hand, settle
+from games.engine.thirteen.rules import MAX_SEATS, MIN_SEATS, commission_rate
 from games.engine.thirteen.scoring import Hand, score_units
-from games.engine.thirteen.stakes import MAX_SEATS, MIN_SEATS, commission_rate
 
 _MONEY_FIELDS = ("unit", "stacks", "commission")
 _ROWS = ("front", "middle", "back")

@@ -4,6 +4,7 @@ Phases: ``"arrange"`` (every seat submits its rows or declares a natural, within
 ``rules["arrange_seconds"]``) → ``"settled"`` (all hands revealed, result fixed).
 Actions: ``{"type": "arrange", "front": [3 cards], "middle": [5], "back": [5]}`` or
 ``{"type": "declare"}`` (报到; the rows may be sent along, for show only).
+State keeps cards as ints (each seat's ``cards`` and submitted rows); views show strings.
 """
 
 from __future__ import annotations
@@ -12,16 +13,17 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from games.engine.cards import cards_str, parse_cards
+from games.engine.cards import cards_str
 from games.engine.deck import commitment
 from games.engine.errors import EngineError, IllegalAction
 from games.engine.protocol import Action, Event, State
 from games.engine.thirteen.arrange import arrange
 from games.engine.thirteen.hands import deal, hand_record, parse_rows, scored_hand, settle
 from games.engine.thirteen.naturals import best_natural
-from games.engine.thirteen.stakes import MAX_SEATS, MIN_SEATS, commission_rate, eligible, game_rules
+from games.engine.thirteen.rules import MAX_SEATS, MIN_SEATS, commission_rate, eligible, resolve_rules
 
 GAME = "thirteen"
+ROWS = ("front", "middle", "back")
 
 
 def _dealer(carry: dict[str, Any] | None, players: Sequence[str]) -> int:
@@ -63,7 +65,7 @@ def new_hand(
     now: float,
 ) -> State:
     """Deal a game (RULES.md "Deal"); every seat must be eligible (5 units of table money)."""
-    full = game_rules(rules)
+    full = resolve_rules(rules)
     _check_seats(full, seats)
     players = [str(s.get("player")) for s in seats]
     dealer = _dealer(carry, players)
@@ -79,7 +81,7 @@ def new_hand(
         "server_seed": server_seed,
         "client_seeds": list(client_seeds),
         "seats": [
-            {"player": players[i], "stack": s["stack"], "cards": cards_str(hands[i]), "submission": None}
+            {"player": players[i], "stack": s["stack"], "cards": hands[i], "submission": None}
             for i, s in enumerate(seats)
         ],
         "result": None,
@@ -92,7 +94,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
         return []
     if state["seats"][seat]["submission"] is not None:
         return []
-    natural = best_natural(parse_cards(state["seats"][seat]["cards"]))
+    natural = best_natural(state["seats"][seat]["cards"])
     return [{"type": "arrange", "front": 3, "middle": 5, "back": 5}, {"type": "declare", "natural": natural}]
 
 
@@ -103,14 +105,13 @@ def _submission(state: State, seat: int, action: Action) -> dict[str, Any]:
     extra = sorted(set(action) - {"type", "front", "middle", "back"})
     if extra:
         raise IllegalAction(f"action: unknown field {extra[0]!r}")
-    cards = parse_cards(state["seats"][seat]["cards"])
+    cards = state["seats"][seat]["cards"]
     has_rows = any(r in action for r in ("front", "middle", "back"))
     try:
         rows = parse_rows(action, cards, field="action") if kind == "arrange" or has_rows else None
     except EngineError as exc:
         raise IllegalAction(str(exc)) from exc
-    shown = {r: cards_str(v) for r, v in rows.items()} if rows else {}
-    return {"declare": kind == "declare", **shown}
+    return {"declare": kind == "declare", **(rows or {})}
 
 
 def _check_turn(state: State, seat: int) -> None:
@@ -138,9 +139,9 @@ def _settle(state: State) -> list[Event]:
     """Score every hand and fix the result (mutates the fresh copy ``apply`` made)."""
     hands, records = [], []
     for s in state["seats"]:
-        cards = parse_cards(s["cards"])
+        cards = s["cards"]
         sub = s["submission"]
-        rows = {r: parse_cards(sub[r]) for r in ("front", "middle", "back")} if "front" in sub else None
+        rows = {r: sub[r] for r in ROWS} if "front" in sub else None
         hand = scored_hand(cards, rows, sub["declare"])
         hands.append(hand)
         records.append(hand_record(cards, rows, hand, sub["declare"]))
@@ -177,9 +178,16 @@ def on_deadline(state: State, *, now: float) -> tuple[State, list[Event]]:
 def auto_action(state: State, seat: int) -> Action:
     """A never-fouled arrangement (:func:`games.engine.thirteen.arrange.arrange`); a hand
     holding a natural declares it, its rows sent along for show."""
-    best = arrange(parse_cards(state["seats"][seat]["cards"]))
-    rows = {row: cards_str(best[row]) for row in ("front", "middle", "back")}
+    best = arrange(state["seats"][seat]["cards"])
+    rows = {row: cards_str(best[row]) for row in ROWS}
     return {"type": "declare" if best["declare"] else "arrange", **rows}
+
+
+def _shown(submission: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A submission as views show it: its rows as card strings."""
+    if submission is None:
+        return None
+    return {k: cards_str(v) if k in ROWS else v for k, v in submission.items()}
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -193,8 +201,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 "player": s["player"],
                 "stack": s["stack"],
                 "submitted": s["submission"] is not None,
-                "cards": list(s["cards"]) if visible else None,
-                "submission": copy.deepcopy(s["submission"]) if visible else None,
+                "cards": cards_str(s["cards"]) if visible else None,
+                "submission": _shown(s["submission"]) if visible else None,
             }
         )
     return {
@@ -234,8 +242,5 @@ def suggestions(state: State, seat: int, k: int = 3) -> list[Action]:
         return []
     from games.engine.solver import solve_thirteen
 
-    options = solve_thirteen(parse_cards(state["seats"][seat]["cards"]), k)
-    return [
-        {"type": "declare" if o["declare"] else "arrange", **{r: cards_str(o[r]) for r in ("front", "middle", "back")}}
-        for o in options
-    ]
+    options = solve_thirteen(list(state["seats"][seat]["cards"]), k)
+    return [{"type": "declare" if o["declare"] else "arrange", **{r: cards_str(o[r]) for r in ROWS}} for o in options]

@@ -18,18 +18,20 @@ from typing import Any
 from games.engine.cards import cards_str, parse_card
 from games.engine.deck import commitment, shuffle
 from games.engine.errors import EngineError, IllegalAction
-from games.engine.thirteen_trio import money, scoring
 from games.engine.thirteen_trio.arrange import arrange
 from games.engine.thirteen_trio.deal import deal
+from games.engine.thirteen_trio.money import game_coins
+from games.engine.thirteen_trio.money import penalty as leaver_penalty
 from games.engine.thirteen_trio.rules import (
     GAME,
     PLAYERS,
     ROW_SIZES,
     ROWS,
     game_minimum,
-    merged_rules,
+    resolve_rules,
     set_minimum,
 )
+from games.engine.thirteen_trio.scoring import next_head, score_hands
 from games.engine.thirteen_trio.table import next_carry, table_state
 
 State = dict[str, Any]
@@ -73,7 +75,7 @@ def new_hand(
     The head and the set counter come from ``carry``; every seat must hold the game's
     minimum (the set minimum in a set's first game) or :class:`EngineError` names it.
     """
-    r = merged_rules(rules)
+    r = resolve_rules(rules)
     _check_seats(seats)
     players = [s["player"] for s in seats]
     head, game_no, gone = table_state(carry, players)
@@ -240,14 +242,14 @@ def _settle(state: State) -> tuple[State, Events]:
     """Score the showdown and the money (RULES.md "Scoring", "Specials", "Money"). Mutates ``state``."""
     rules = state["rules"]
     hands = [s["rows"] for s in state["seats"]]
-    score = scoring.score_hands(hands, state["jackpot"])
-    coins, commission = money.game_coins(
+    score = score_hands(hands, state["jackpot"])
+    coins, commission = game_coins(
         score["units"], base=rules["base"], commission_percent=rules["commission_percent"]
     )
     house = commission
     penalty = None
     if state["first_disconnect"] is not None:
-        penalty = money.penalty(base=rules["base"], payer=state["first_disconnect"], head=state["head"])
+        penalty = leaver_penalty(base=rules["base"], payer=state["first_disconnect"], head=state["head"])
         coins = [c + p for c, p in zip(coins, penalty["coins"], strict=True)]
         house += penalty["house"]
     state["result"] = {
@@ -257,7 +259,7 @@ def _settle(state: State) -> tuple[State, Events]:
         "house": house,
         "penalty": penalty,
         "rows": _played(state),
-        "next_head": scoring.next_head(state["head"], hands, score["fouled"]),
+        "next_head": next_head(state["head"], hands, score["fouled"]),
         "void": False,
     }
     state["phase"], state["deadline"] = "settled", None

@@ -20,9 +20,10 @@ from typing import Any
 
 from games.engine.cards import card_str, cards_str, parse_card
 from games.engine.errors import CardError, EngineError
-from games.engine.thirteen_trio import money, scoring
 from games.engine.thirteen_trio.arrange import arrange
+from games.engine.thirteen_trio.money import game_coins
 from games.engine.thirteen_trio.rules import DEFAULT_RULES, GAME, HAND_SIZE, PLAYERS, ROW_SIZES, ROWS
+from games.engine.thirteen_trio.scoring import score_hands
 
 
 def _card_list(value: object, count: int, field: str) -> list[int]:
@@ -88,7 +89,7 @@ def _positive_int(req: Mapping[str, Any], name: str) -> int:
     value = req[name]
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise EngineError(f"{name}: expected a non-negative integer, got {value!r}")
-    return value
+    return int(value)
 
 
 def score_request(req: dict[str, Any]) -> dict[str, Any]:
@@ -106,14 +107,14 @@ def score_request(req: dict[str, Any]) -> dict[str, Any]:
         raise EngineError(f"seats: {GAME} needs exactly {PLAYERS} seats, got {got}")
     parsed = [_seat_rows(seat, f"seats[{i}]") for i, seat in enumerate(seats)]
     _check_disjoint(jackpot, [cards for cards, _ in parsed])
-    score = scoring.score_hands([rows for _, rows in parsed], jackpot)
+    score = score_hands([rows for _, rows in parsed], jackpot)
     out: dict[str, Any] = {"units": score["units"], "fouled": score["fouled"]}
     if "base" in req:
         percent = DEFAULT_RULES["commission_percent"]
         if "commission_percent" in req:
             percent = _positive_int(req, "commission_percent")
         base = _positive_int(req, "base")
-        coins, commission = money.game_coins(score["units"], base=base, commission_percent=percent)
+        coins, commission = game_coins(score["units"], base=base, commission_percent=percent)
         out.update(coins=coins, commission=commission)
     return out
 

@@ -3,7 +3,7 @@
 Money is ``int`` minor units. ``base`` is one 墩 (the 底); the seed's bases of 100, 200,
 300, 500 and 1000 coins are :data:`BASES` in minor units (a coin is 100 minor units).
 
->>> rules = merged_rules({"base": 100})
+>>> rules = resolve_rules({"base": 100})
 >>> set_minimum(rules), game_minimum(rules)
 (3000, 1100)
 >>> check_start(rules, [3000, 2999, 5000], None)
@@ -42,7 +42,7 @@ DEFAULT_RULES: dict[str, int] = {
 ROLE_NAMES: tuple[str, str, str] = ("頭", "對", "尾")
 
 
-def merged_rules(rules: Mapping[str, Any] | None) -> dict[str, int]:
+def resolve_rules(rules: Mapping[str, Any] | None) -> dict[str, int]:
     """The default rule set overridden by ``rules``; every value a positive ``int``."""
     merged = dict(DEFAULT_RULES)
     for name, value in (rules or {}).items():
@@ -75,13 +75,13 @@ def role(head: int, seat: int) -> str:
 
 def game_minimum(rules: Mapping[str, Any] | None) -> int:
     """What every player must hold before each game: 11 × base (RULES.md section 2 "Money")."""
-    r = merged_rules(rules)
+    r = resolve_rules(rules)
     return r["game_minimum_bases"] * r["base"]
 
 
 def set_minimum(rules: Mapping[str, Any] | None) -> int:
     """成局點數: what all three must hold to form a table or start a set, 30 × base."""
-    r = merged_rules(rules)
+    r = resolve_rules(rules)
     return r["set_minimum_bases"] * r["base"]
 
 

@@ -21,6 +21,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from accounts.models import User
 from games.adapters import player_limits
 from games.bots.client import Bot, BotStats, percentile
+from games.engine.registry import GAMES, engine_for
 from tables.models import StakeLevel, Table
 from wallet import services as wallet
 
@@ -66,8 +67,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--tables", type=int, default=2)
         parser.add_argument("--hands", type=int, default=3)
-        parser.add_argument("--game", default="thirteen", choices=["thirteen", "thirteen_trio", "samgong"])
-        parser.add_argument("--mode", default="", help="samgong mode (all_compare, banker_bid, …)")
+        parser.add_argument("--game", default=GAMES[0], choices=list(GAMES))
+        parser.add_argument("--mode", default="", help="the game's mode (samgong: all_compare, banker_bid, …); "
+                            "default: its first")
         parser.add_argument(
             "--url", action="append", default=None,
             help="ws://host:port of a running server; repeat for several (bots at a table alternate between them)",
@@ -76,7 +78,7 @@ class Command(BaseCommand):
         parser.add_argument("--timeout", type=float, default=900, help="seconds before giving up")
 
     def handle(self, *args: Any, **o: Any) -> None:
-        mode = o["mode"] or ("all_compare" if o["game"] == "samgong" else "")
+        mode = o["mode"] or next(iter(engine_for(o["game"]).modes))
         level, plan = _setup(o["game"], mode, o["tables"])
         started = time.monotonic()
         stats = asyncio.run(self._play(level, plan, o))

@@ -5,7 +5,9 @@ lines with an ``actions`` list of actor-prefixed action strings (``d`` the deale
 ``pN`` the players) and lets user-defined fields start with an underscore. We keep that
 shape with our own variant codes and action codes (docs/HAND_HISTORY.md): one action per
 line, ``# time`` comments marking automatic plays, hidden cards written ``??``. Pure
-Python on the record dict.
+Python on the record dict; what differs between games (the variant code, the hand size,
+extra deal lines, the game's own fields) comes from the game's engine package
+(games/engine/protocol.py).
 """
 
 from __future__ import annotations
@@ -14,16 +16,14 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-VARIANTS = {"thirteen": "CT", "thirteen_trio": "CT3"}
-SAMGONG_VARIANTS = {"all_compare": "SG-AC", "banker_bid": "SG-BB", "banker_rotate": "SG-BR", "pairwise": "SG-PW",
-                    "house": "SG-H"}
+from games.engine.registry import engine_for
+
 ROWS = ("front", "middle", "back")
 
 
 def variant(rec: Mapping[str, Any]) -> str:
-    if rec["game"] == "samgong":
-        return SAMGONG_VARIANTS.get(rec.get("mode", ""), "SG")
-    return VARIANTS.get(rec["game"], rec["game"])
+    """The record's variant code (``CT``, ``CT3``, ``SG-BB``...)."""
+    return engine_for(rec["game"]).text_variant(rec)
 
 
 def _toml(value: Any) -> str:
@@ -54,25 +54,24 @@ def _rows(source: Mapping[str, Any]) -> str:
 
 
 def _deal_lines(rec: Mapping[str, Any]) -> list[str]:
-    hidden = 17 if rec["game"] == "thirteen_trio" else 13
-    lines = []
-    if rec["game"] == "thirteen_trio":
-        lines.append(f"d db {rec['jackpot']}")
+    """The game's own deal lines (the trio's jackpot card), then each seat's hand (``??`` per
+    hidden card); a seat dealt no cards (三公's house table) has no line."""
+    engine = engine_for(rec["game"])
+    lines = list(engine.deal_lines(rec))
     for i, seat in enumerate(rec["seats"]):
         if seat.get("cards") != []:
-            lines.append(f"d dh p{i + 1} {_cards(seat.get('cards'), hidden)}")
+            lines.append(f"d dh p{i + 1} {_cards(seat.get('cards'), engine.hidden_cards)}")
     return lines
-
-
-def _table_lines(rec: Mapping[str, Any]) -> list[str]:
-    """三公's house table: the 閒 and 莊 hands, dealt once the bets are in."""
-    if not rec.get("player_cards"):
-        return []
-    return [f"d dt player {_cards(rec['player_cards'])}", f"d dt banker {_cards(rec['banker_cards'])}"]
 
 
 def _house_bets(bets: Mapping[str, int]) -> str:
     return " ".join(f"{k}={v}" for k, v in bets.items()) or "none"
+
+
+def _bid(rec: Mapping[str, Any], seat: int | None) -> str:
+    """搶莊: whether the seat bid for the bank, from the recorded bids."""
+    bids = rec.get("bids") or []
+    return "bid" if seat is not None and seat < len(bids) and bids[seat] else "pass"
 
 
 def _move(rec: Mapping[str, Any], seat: int | None, action: Mapping[str, Any]) -> str:
@@ -85,7 +84,7 @@ def _move(rec: Mapping[str, Any], seat: int | None, action: Mapping[str, Any]) -
         "submitted": lambda: ("nat " if s.get("declare") else "arr ") + _rows(s),
         "arranged": lambda: f"arr {_rows(s)}",
         "bid": lambda: "bid", "pass": lambda: "pass",
-        "bid_placed": lambda: "bid" if (rec.get("bids") or [None] * (seat + 1))[seat] else "pass",
+        "bid_placed": lambda: _bid(rec, seat),
         "accept": lambda: "acc", "decline": lambda: "dec",
         "bet": lambda: f"hb {_house_bets(action['bets'])}" if "bets" in action else f"bet {action.get('multiplier')}",
         "bet_placed": lambda: f"hb {_house_bets(s.get('bets') or {})}" if "bets" in s else f"bet {s.get('bet')}",
@@ -107,7 +106,7 @@ def _action_lines(rec: Mapping[str, Any]) -> list[str]:
 
 def _extras(rec: Mapping[str, Any]) -> dict[str, Any]:
     result, fair = rec["result"], rec["fairness"]
-    names = ("dealer", "unit", "commission", "jackpot", "head", "base", "commission_percent", "mode", "banker")
+    names = engine_for(rec["game"]).text_fields
     extras: dict[str, Any] = {"_game": rec["game"], "_hand_id": rec["hand"].get("id")}
     extras.update({f"_{k}": rec[k] for k in names if rec.get(k) is not None})
     extras.update({
@@ -142,7 +141,8 @@ def text_record(rec: Mapping[str, Any]) -> str:
     lines = [f"# cardtables.hand/1 · {rec['game']} · hand id {hand.get('id')}", f"[{int(hand.get('id') or 0)}]"]
     lines += [f"{k} = {_toml(v)}" for k, v in fields.items()]
     lines.append("actions = [")
-    lines += [f"  {_toml(a)}," for a in _deal_lines(rec) + _action_lines(rec) + _table_lines(rec)]
+    played = _deal_lines(rec) + _action_lines(rec) + engine_for(rec["game"]).table_lines(rec)
+    lines += [f"  {_toml(a)}," for a in played]
     lines.append("]")
     lines += [f"{k} = {_toml(v)}" for k, v in _extras(rec).items()]
     return "\n".join(lines) + "\n\n"

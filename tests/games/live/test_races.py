@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.db import close_old_connections
 
-from games.engine.cards import cards_str, parse_cards
+from games.engine.cards import cards_str
 from games.engine.thirteen.arrange import arrange
 from games.models import Hand, HandAction
 from games.services import seating
@@ -42,7 +42,7 @@ def _race(*calls: Callable[[], Any]) -> list[Any]:
 
 
 def _rows(hand: Hand, seat: int) -> dict[str, Any]:
-    best = arrange(parse_cards(hand.state["seats"][seat]["cards"]))
+    best = arrange(hand.state["seats"][seat]["cards"])
     return {"type": "declare" if best["declare"] else "arrange", **{r: cards_str(best[r]) for r in ("front", "middle", "back")}}
 
 

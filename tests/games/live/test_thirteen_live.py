@@ -54,7 +54,7 @@ async def test_a_whole_hand_settles_to_the_coin(n, funded, table_for):
         assert money == level.min_buy_in + coins
     assert hand.ledger_transaction_id is not None
     # Hidden information: before settlement no seat saw another seat's cards.
-    dealt = {i: set(s["cards"]) for i, s in enumerate(hand.state["seats"])}
+    dealt = {i: set(cards_str(s["cards"])) for i, s in enumerate(hand.state["seats"])}
     for seat, p in enumerate(players):
         others = set().union(*(c for i, c in dealt.items() if i != seat))
         for frame in p.frames:

@@ -7,9 +7,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.engine.registry import GAMES
 from history.exports.stream import FORMATS, export_lines
 from history.selectors import RecordFilter, hand_record_filter, parse_moment, user_lookup
-from tables.models import GAME_CHOICES
 
 
 class Command(BaseCommand):
@@ -22,7 +22,7 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=list(FORMATS), default="jsonl")
         parser.add_argument("--since", help="ISO date or date-time (inclusive)")
         parser.add_argument("--until", help="ISO date-time (exclusive) or date (that whole day included)")
-        parser.add_argument("--game", choices=[g for g, _ in GAME_CHOICES])
+        parser.add_argument("--game", choices=list(GAMES))
         parser.add_argument("--stake-level", type=int)
         parser.add_argument("--table", type=int)
         parser.add_argument("--player", help="user id or username")

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from games.engine import thirteen
-from games.engine.cards import parse_cards
+from games.engine.cards import card_str, cards_str
 from games.engine.deck import commitment
 from games.engine.errors import EngineError, IllegalAction
 from games.engine.thirteen.arrange import arrange
-from games.engine.thirteen.stakes import STAKE_LEVELS, eligible, game_rules
+from games.engine.thirteen.rules import STAKE_LEVELS, eligible, resolve_rules
 
 SEED = "ab" * 32
 NOW = 1_000_000.0
@@ -30,9 +30,7 @@ def start(n: int = 4, **kw: Any) -> dict[str, Any]:
 
 
 def arrange_action(state: dict[str, Any], seat: int) -> dict[str, Any]:
-    best = arrange(parse_cards(state["seats"][seat]["cards"]))
-    from games.engine.cards import cards_str
-
+    best = arrange(state["seats"][seat]["cards"])
     return {"type": "arrange", **{r: cards_str(best[r]) for r in ("front", "middle", "back")}}
 
 
@@ -52,14 +50,14 @@ def test_stake_levels_are_the_rules_table_in_minor_units() -> None:
 
 
 def test_rules_follow_the_stake_level_of_the_unit() -> None:
-    assert game_rules({"unit": 5000})["commission_percent"] == 2
-    assert game_rules({"unit": 500})["min_buy_in"] == 15000
-    assert game_rules({"unit": 500, "commission_percent": 1})["commission_percent"] == 1
-    assert game_rules()["arrange_seconds"] == 60
+    assert resolve_rules({"unit": 5000})["commission_percent"] == 2
+    assert resolve_rules({"unit": 500})["min_buy_in"] == 15000
+    assert resolve_rules({"unit": 500, "commission_percent": 1})["commission_percent"] == 1
+    assert resolve_rules()["arrange_seconds"] == 60
     with pytest.raises(EngineError, match="rules: unknown field 'colour'"):
-        game_rules({"colour": "red"})
+        resolve_rules({"colour": "red"})
     with pytest.raises(EngineError, match="rules.unit"):
-        game_rules({"unit": 0})
+        resolve_rules({"unit": 0})
 
 
 def test_five_units_of_table_money_are_needed_to_be_dealt_in() -> None:
@@ -85,7 +83,7 @@ def test_new_hand_refuses_a_bad_seat_count(n: int) -> None:
 
 def test_the_deal_gives_thirteen_distinct_cards_each_from_the_committed_seed() -> None:
     state = start(4, client_seeds=["x"])
-    dealt = [parse_cards(s["cards"]) for s in state["seats"]]
+    dealt = [s["cards"] for s in state["seats"]]
     assert all(len(h) == 13 for h in dealt)
     assert len({c for h in dealt for c in h}) == 52
     assert state["commitment"] == commitment(SEED)
@@ -164,7 +162,7 @@ def test_bad_arrangements_are_refused_with_a_reason(change: Any, message: str) -
 def test_cards_of_another_seat_are_refused() -> None:
     state = start(2)
     action = arrange_action(state, 0)
-    action["back"] = action["back"][:4] + [state["seats"][1]["cards"][0]]
+    action["back"] = action["back"][:4] + [card_str(state["seats"][1]["cards"][0])]
     with pytest.raises(IllegalAction, match="not one of this seat's 13 cards"):
         thirteen.apply(state, 0, action, now=NOW)
 
@@ -185,7 +183,7 @@ def test_the_last_submission_settles_the_hand() -> None:
 
 def test_declaring_without_a_natural_fouls() -> None:
     state = start(2)
-    assert thirteen.best_natural(parse_cards(state["seats"][0]["cards"])) is None
+    assert thirteen.best_natural(state["seats"][0]["cards"]) is None
     state, _ = thirteen.apply(state, 0, {"type": "declare"}, now=NOW)
     state, _ = thirteen.apply(state, 1, arrange_action(state, 1), now=NOW)
     res = thirteen.result(state)
@@ -208,7 +206,7 @@ def test_the_deadline_auto_plays_every_seat_still_arranging() -> None:
     assert state["phase"] == "settled"
     submitted = [e for e in events if e["type"] == "submitted"]
     assert submitted == [{"type": "submitted", "seat": 0, "auto": True}, {"type": "submitted", "seat": 2, "auto": True}]
-    assert state["seats"][1]["submission"]["front"] == mine["front"]
+    assert cards_str(state["seats"][1]["submission"]["front"]) == mine["front"]
     res = thirteen.result(state)
     assert res is not None and not any(res["fouled"])
     assert thirteen.on_deadline(state, now=NOW + 120) == (state, [])
@@ -221,7 +219,7 @@ def test_a_seat_sees_only_its_own_cards_until_settlement() -> None:
     state = start(3)
     state, _ = thirteen.apply(state, 2, arrange_action(state, 2), now=NOW)
     v = thirteen.view(state, 0)
-    assert v["seats"][0]["cards"] == state["seats"][0]["cards"]
+    assert v["seats"][0]["cards"] == cards_str(state["seats"][0]["cards"])
     assert v["seats"][1]["cards"] is None and v["seats"][2]["cards"] is None
     assert v["seats"][2]["submitted"] and v["seats"][2]["submission"] is None
     assert v["server_seed"] is None and v["legal_actions"]
@@ -230,7 +228,7 @@ def test_a_seat_sees_only_its_own_cards_until_settlement() -> None:
     assert spectator["legal_actions"] == []
     state, _ = thirteen.on_deadline(state, now=NOW + 60)
     shown = thirteen.view(state, None)
-    assert [s["cards"] for s in shown["seats"]] == [s["cards"] for s in state["seats"]]
+    assert [s["cards"] for s in shown["seats"]] == [cards_str(s["cards"]) for s in state["seats"]]
     assert shown["server_seed"] == SEED and shown["result"] == thirteen.result(state)
 
 

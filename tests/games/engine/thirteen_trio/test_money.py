@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from games.engine.errors import EngineError
 from games.engine.thirteen_trio.money import commission, game_coins, penalty, split
-from games.engine.thirteen_trio.rules import BASES, check_start, end_set, game_minimum, merged_rules, set_minimum
+from games.engine.thirteen_trio.rules import BASES, check_start, end_set, game_minimum, resolve_rules, set_minimum
 
 
 def test_one_dun_is_the_base_and_5_percent_of_each_net_win_is_commission() -> None:
@@ -24,7 +24,7 @@ def test_commission_is_rounded_down_and_never_taken_on_a_loss() -> None:
 
 def test_the_bases_are_100_to_1000_coins_in_minor_units() -> None:
     assert BASES == (10_000, 20_000, 30_000, 50_000, 100_000)
-    assert merged_rules(None)["base"] == 10_000 and merged_rules(None)["commission_percent"] == 5
+    assert resolve_rules(None)["base"] == 10_000 and resolve_rules(None)["commission_percent"] == 5
 
 
 @pytest.mark.parametrize(("base", "forms"), [(100, 3_000), (200, 6_000), (300, 9_000), (500, 15_000), (1000, 30_000)])
@@ -54,11 +54,11 @@ def test_check_start_asks_30_bases_for_a_set_and_11_bases_between_games() -> Non
 
 def test_unknown_or_bad_rules_are_refused() -> None:
     with pytest.raises(EngineError, match="rules.ante"):
-        merged_rules({"ante": 5})
+        resolve_rules({"ante": 5})
     with pytest.raises(EngineError, match="rules.base"):
-        merged_rules({"base": 0})
+        resolve_rules({"base": 0})
     with pytest.raises(EngineError, match="rules.base"):
-        merged_rules({"base": 1.5})
+        resolve_rules({"base": 1.5})
 
 
 def test_the_penalty_is_half_a_base_40_40_20() -> None:

@@ -5,7 +5,7 @@ rate (percent of each player's net win) and the minimum buy-in.
 
 >>> [(s["unit"], s["commission_percent"], s["min_buy_in"]) for s in STAKE_LEVELS][:2]
 [(50, 5, 1500), (100, 5, 3000)]
->>> r = game_rules({"unit": 250})
+>>> r = resolve_rules({"unit": 250})
 >>> r["commission_percent"], r["min_buy_in"], r["arrange_seconds"]
 (4, 7500, 60)
 >>> eligible(r, 1250), eligible(r, 1249)
@@ -53,7 +53,7 @@ def stake_level(unit: int) -> dict[str, int] | None:
     return None
 
 
-def game_rules(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+def resolve_rules(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """The full rule set: defaults, then the stake level of ``unit``, then explicit overrides."""
     overrides = dict(overrides or {})
     unknown = sorted(set(overrides) - set(DEFAULT_RULES))
@@ -74,7 +74,7 @@ def game_rules(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
 
 def eligible(rules: dict[str, Any], stack: int) -> bool:
     """RULES.md: "A player needs at least 5 units of table money to be dealt in"."""
-    full = game_rules(rules)
+    full = resolve_rules(rules)
     need: int = full["min_units"] * full["unit"]
     return stack >= need
 
