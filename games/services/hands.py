@@ -1,48 +1,75 @@
-"""Hands: deal, apply one action, time out, settle (ARCHITECTURE.md "Data flow").
+"""Hands: deal, apply one action, time out, advance to settlement (ARCHITECTURE.md "Data flow").
 
-Every function here locks the table row, then the hand row, runs one engine step, saves the
-state with a new version and broadcasts after commit. The engine decides everything about
-the game; this module only stores, times and settles what it returns.
+Every function here locks the table row, then the hand row, runs one engine step and stores
+what the engine returns through the store; a finished hand goes to the settlement and the
+next deal is scheduled. The engine decides everything about the game.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from datetime import UTC, datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import timers
-from games.adapters import engine, engine_rules, player_limits, start_problems
+from games.adapters import (
+    carry_after_removal,
+    carry_for,
+    engine,
+    engine_rules,
+    player_limits,
+    presence_matters,
+    set_running,
+    start_problems,
+)
 from games.engine.deck import commitment, new_server_seed
 from games.engine.errors import EngineError
 from games.models import Hand, HandAction
 from games.services.errors import NoActiveHand, NotSeated, PlayError
-from games.services.tables import seats_locked, table_lock, table_touch
+from games.services.settlement import hand_settle, seat_remove
+from games.services.store import (
+    action_log,
+    epoch_to_dt,
+    hand_active_locked,
+    hand_locked,
+    hand_state_set,
+    hand_state_store,
+    hand_timer_arm,
+    outage_suspected,
+    seats_locked,
+    table_lock,
+    table_touch,
+)
 from tables.models import Seat, Table
 from wallet import selectors as wallet_selectors
 
 log = logging.getLogger(__name__)
 
 
-def _epoch_to_dt(value: float | None) -> datetime | None:
-    return None if value is None else datetime.fromtimestamp(value, tz=UTC)
-
-
-def _active_hand_locked(table: Table) -> Hand | None:
-    return Hand.objects.select_for_update().filter(table=table, status=Hand.Status.ACTIVE).first()
-
-
 # --- dealing ---------------------------------------------------------------------------------
 
-def schedule_start(table_id: int, delay: float | None = None) -> None:
-    """Try to deal at this table now, or after ``delay`` seconds through a timer."""
-    timers.schedule_start(table_id, delay)
+def hand_start_after_commit(table_id: int, delay: float | None = None) -> None:
+    """Once the current transaction commits, try to deal at this table: at once when ``delay``
+    (default GAMES_START_DELAY) is 0 or less, else through a start timer."""
+    transaction.on_commit(lambda: hand_start_soon(table_id, delay))
+
+
+def hand_start_soon(table_id: int, delay: float | None = None) -> None:
+    """Try to deal at this table now (``delay`` 0 or less) or after ``delay`` seconds."""
+    delay = settings.GAMES_START_DELAY if delay is None else delay
+    if delay > 0:
+        timers.schedule_start(table_id, delay)
+        return
+    try:
+        hand_start_if_ready(table_id=table_id)
+    except Exception:  # the sweeper retries; the caller's change is already committed
+        log.exception("could not deal at table %s", table_id)
 
 
 @transaction.atomic
@@ -66,7 +93,7 @@ def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Ha
         return None
     seats = seats[:high]
     stacks = [wallet_selectors.table_money(user=s.user, table_ref=table.wallet_ref) for s in seats]
-    carry = _engine_carry(table, seats)
+    carry = carry_for(level.game, table.carry, [s.user_id for s in seats])
     problems = start_problems(level, stacks, carry)
     if problems:
         _remove_short_seats(table, seats, problems)
@@ -76,33 +103,21 @@ def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Ha
 
 
 def _dealt_in(table: Table, seat: Seat) -> bool:
-    """Playing seats, and in the trio a leaver whose set is still running (auto-played)."""
+    """Playing seats, and a leaver whose set is still running (auto-played to its end)."""
     if seat.status == Seat.Status.PLAYING:
         return True
-    from games.services.seating import trio_set_running
-
-    return seat.status == Seat.Status.LEAVING and trio_set_running(table, seat.user_id)
-
-
-def _engine_carry(table: Table, seats: list[Seat]) -> dict[str, Any] | None:
-    """The engine's carry-over, or None when the players changed in the trio (a new set)."""
-    saved = table.carry or {}
-    if not saved.get("engine"):
-        return None
-    if table.stake_level.game == "thirteen_trio" and saved.get("players") != [s.user_id for s in seats]:
-        return None
-    return dict(saved["engine"])
+    return seat.status == Seat.Status.LEAVING and set_running(table.stake_level.game, table.carry, seat.user_id)
 
 
 def _remove_short_seats(table: Table, seats: list[Seat], problems: list[dict[str, Any]]) -> None:
-    from games.services.seating import seat_remove
-
     for problem in problems:
         seat = seats[problem["seat"]]
         seat_remove(table=table, seat=seat, reason=problem["reason"])
-    if table.stake_level.game == "thirteen_trio" and table.carry:
-        table.carry = {}  # the set ends there, without a leaver penalty
-        table.save(update_fields=["carry"])
+    if table.carry:
+        kept = carry_after_removal(table.stake_level.game, table.carry)
+        if kept != table.carry:
+            table.carry = kept
+            table.save(update_fields=["carry"])
 
 
 def _deal(table: Table, seats: list[Seat], stacks: list[int], carry: dict[str, Any] | None) -> Hand:
@@ -119,35 +134,29 @@ def _deal(table: Table, seats: list[Seat], stacks: list[int], carry: dict[str, A
     number = table.hands_played + 1
     hand = Hand.objects.create(
         table=table, number=number, game=level.game, state=state, phase_seq=state["phase_seq"],
-        deadline=_epoch_to_dt(engine(level.game).deadline(state)),
+        deadline=epoch_to_dt(engine(level.game).deadline(state)),
         players=[{"user": s.user_id, "seat": s.index, "name": s.user.shown_name} for s in seats],
         server_seed=seed, commitment=commitment(seed), rules=rules,
     )
     table.hands_played = number
     table.save(update_fields=["hands_played"])
-    if level.game == "thirteen_trio":
+    if presence_matters(level.game):
         _sync_presence(hand, seats)
     table_touch(table)
-    _after_commit_timer(hand)
+    hand_timer_arm(hand)
     return hand
 
 
 def _sync_presence(hand: Hand, seats: list[Seat]) -> None:
-    """The trio's engine carries who is away from game to game; align it with the seats'
-    heartbeats (a player may have come back, or dropped, between games)."""
+    """An engine whose rules depend on presence carries who is away from game to game; align
+    it with the seats' heartbeats (a player may have come back, or dropped, between games)."""
     for index, seat in enumerate(seats):
         away = not hand.state["seats"][index].get("connected", True)
         if away != seat.disconnected:
             action = {"type": "disconnect" if seat.disconnected else "reconnect"}
             hand.state, _events = engine(hand.game).apply(hand.state, index, action, now=time.time())
-            _log_action(hand, seat=index, user=seat.user, action=action, client_id=None, auto=True)
+            action_log(hand, seat=index, user=seat.user, action=action, client_id=None, auto=True)
     hand.save(update_fields=["state"])
-
-
-def _after_commit_timer(hand: Hand) -> None:
-    if hand.status == Hand.Status.ACTIVE and hand.deadline is not None:
-        hand_id, seq, when = hand.pk, hand.phase_seq, hand.deadline
-        transaction.on_commit(lambda: timers.schedule_expire(hand_id, seq, when))
 
 
 # --- acting ----------------------------------------------------------------------------------
@@ -162,7 +171,7 @@ def hand_act(*, table_id: int, user: User, action: dict[str, Any], client_id: st
     Returns ``{"status": "applied" | "duplicate", "version": table version}``.
     """
     table = table_lock(table_id)
-    hand = _active_hand_locked(table)
+    hand = hand_active_locked(table)
     if hand is None:
         raise NoActiveHand(_("No hand is in play at this table."))
     seat = hand.seat_of(user.pk)
@@ -176,37 +185,26 @@ def hand_act(*, table_id: int, user: User, action: dict[str, Any], client_id: st
         state, events = engine(hand.game).apply(hand.state, seat, action, now=time.time())
     except EngineError as exc:
         raise PlayError(str(exc), code="illegal") from exc
-    _log_action(hand, seat=seat, user=user, action=action, client_id=client_id, auto=False)
-    version = hand_state_save(table, hand, state)
+    action_log(hand, seat=seat, user=user, action=action, client_id=client_id, auto=False)
+    version = hand_advance(table, hand, state)
     return {"status": "applied", "version": version}
 
 
-def _log_action(
-    hand: Hand, *, seat: int | None, user: User | None, action: dict[str, Any], client_id: str | None, auto: bool
-) -> None:
-    seq = HandAction.objects.filter(hand=hand).count() + 1
-    HandAction.objects.create(
-        hand=hand, seq=seq, seat=seat, user=user, action=action, client_id=client_id, auto=auto,
-        version=hand.version + 1,
-    )
+def hand_advance(table: Table, hand: Hand, state: dict[str, Any]) -> int:
+    """Move a hand (table and hand rows locked) to the engine's new ``state``; returns the
+    table's new version.
 
-
-def hand_state_save(table: Table, hand: Hand, state: dict[str, Any]) -> int:
-    """Store a new engine state (table and hand locked): a new version, the engine's phase
-    sequence and deadline, the timer re-armed; settle when the engine says the hand is over."""
-    eng = engine(hand.game)
-    hand.state = state
-    hand.version += 1
-    hand.phase_seq = int(state.get("phase_seq", hand.phase_seq))
-    hand.deadline = _epoch_to_dt(eng.deadline(state))
-    result = eng.result(state)
-    if result is not None:
-        from games.services.settlement import hand_settle
-
-        hand_settle(table=table, hand=hand, result=result)
+    While the hand goes on, the state is stored and its phase timer re-armed after commit.
+    When the engine returns a result, the settlement posts the coins, writes the record and
+    cashes out leavers, and the next deal is scheduled after the showdown pause.
+    """
+    result = engine(hand.game).result(state)
+    if result is None:
+        hand_state_store(hand, state)
     else:
-        hand.save(update_fields=["state", "version", "phase_seq", "deadline"])
-        _after_commit_timer(hand)
+        hand_state_set(hand, state)
+        hand_settle(table=table, hand=hand, result=result)
+        hand_start_after_commit(table.pk, settings.GAMES_NEXT_HAND_DELAY)
     return table_touch(table)
 
 
@@ -223,29 +221,27 @@ def hand_expire(*, hand_id: int, phase_seq: int) -> bool:
     if table_id is None:
         return False
     table = table_lock(table_id)
-    hand = Hand.objects.select_for_update().get(pk=hand_id)
+    hand = hand_locked(hand_id)
     if hand.status != Hand.Status.ACTIVE or hand.phase_seq != phase_seq:
         return False
-    from games.services.sweeper import outage_suspected
-
     now = timezone.now()
     if hand.deadline is None or outage_suspected(now):
         return False  # after an outage the sweeper extends the deadline and re-arms the timer
     if hand.deadline > now:
-        _after_commit_timer(hand)  # fired early (clock skew between machines): re-arm
+        hand_timer_arm(hand)  # fired early (clock skew between machines): re-arm
         return False
     state, events = engine(hand.game).on_deadline(hand.state, now=now.timestamp())
     for event in events:
         if event.get("auto"):
-            _log_action(hand, seat=event.get("seat"), user=None, action=event, client_id=None, auto=True)
-    hand_state_save(table, hand, state)
+            action_log(hand, seat=event.get("seat"), user=None, action=event, client_id=None, auto=True)
+    hand_advance(table, hand, state)
     return True
 
 
 # --- presence --------------------------------------------------------------------------------
 
 def hand_player_left(*, table: Table, user: User) -> None:
-    """Tell the engine a dealt-in player left or disconnected (the trio's penalty rule)."""
+    """Tell the engine a dealt-in player left or disconnected (where presence matters)."""
     _engine_presence(table, user, {"type": "disconnect"})
 
 
@@ -254,9 +250,9 @@ def hand_player_back(*, table: Table, user: User) -> None:
 
 
 def _engine_presence(table: Table, user: User, action: dict[str, Any]) -> None:
-    if table.stake_level.game != "thirteen_trio":
-        return  # only the trio's rules depend on disconnections; elsewhere the timer auto-plays
-    hand = _active_hand_locked(table)
+    if not presence_matters(table.stake_level.game):
+        return  # the rules do not depend on disconnections: the timer auto-plays
+    hand = hand_active_locked(table)
     seat = hand.seat_of(user.pk) if hand else None
     if hand is None or seat is None:
         return
@@ -264,8 +260,8 @@ def _engine_presence(table: Table, user: User, action: dict[str, Any]) -> None:
         state, _events = engine(hand.game).apply(hand.state, seat, action, now=time.time())
     except EngineError:
         return  # nothing to record in this phase (e.g. the game is already over)
-    _log_action(hand, seat=seat, user=user, action=action, client_id=None, auto=True)
-    hand_state_save(table, hand, state)
+    action_log(hand, seat=seat, user=user, action=action, client_id=None, auto=True)
+    hand_advance(table, hand, state)
 
 
 def hand_hints(*, table_id: int, user: User) -> list[dict[str, Any]]:

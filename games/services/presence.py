@@ -9,7 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.services.tables import table_lock, table_touch
+from games.services.hands import hand_player_back, hand_player_left
+from games.services.store import table_lock, table_touch
 from tables.models import Seat
 
 HEARTBEAT_WRITE_EVERY = timedelta(seconds=2)
@@ -39,8 +40,6 @@ def _touch(table_id: int) -> None:
 
 @transaction.atomic
 def _reconnect(*, table_id: int, user: User) -> None:
-    from games.services.hands import hand_player_back
-
     table = table_lock(table_id)
     updated = Seat.objects.filter(table=table, user=user, disconnected=True).update(
         disconnected=False, last_seen=timezone.now()
@@ -53,9 +52,7 @@ def _reconnect(*, table_id: int, user: User) -> None:
 @transaction.atomic
 def seat_disconnected(*, table_id: int, user_id: int, before: datetime) -> bool:
     """Mark a seat whose last heartbeat is older than ``before`` as disconnected (auto-played,
-    shown to the others); the trio's engine is told for its penalty rule."""
-    from games.services.hands import hand_player_left
-
+    shown to the others); an engine whose rules depend on presence is told (the trio's penalty)."""
     table = table_lock(table_id)
     seat = Seat.objects.select_for_update().filter(table=table, user_id=user_id).select_related("user").first()
     if seat is None or seat.disconnected or seat.last_seen is None or seat.last_seen >= before:

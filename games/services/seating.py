@@ -11,20 +11,18 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.models import Hand
+from games.adapters import presence_matters, set_running
 from games.services.errors import NotSeated, PlayError, TableFull
-from games.services.tables import seats_locked, table_lock, table_touch
+from games.services.hands import hand_player_left, hand_start_after_commit
+from games.services.settlement import seat_remove
+from games.services.store import hand_active, seats_locked, table_lock, table_touch
 from tables.models import Seat, Table
 from wallet import selectors as wallet_selectors
 from wallet import services as wallet
 
 
-def _active_hand(table: Table) -> Hand | None:
-    return Hand.objects.filter(table=table, status=Hand.Status.ACTIVE).first()
-
-
 def _in_hand(table: Table, user: User) -> bool:
-    hand = _active_hand(table)
+    hand = hand_active(table)
     return hand is not None and hand.seat_of(user.pk) is not None
 
 
@@ -56,14 +54,8 @@ def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_i
     )
     seat = Seat.objects.create(table=table, index=seat_index, user=user, last_seen=timezone.now())
     table_touch(table)
-    _deal_after_commit(table.pk)
+    hand_start_after_commit(table.pk)
     return seat
-
-
-def _deal_after_commit(table_id: int) -> None:
-    from games.services.hands import schedule_start
-
-    transaction.on_commit(lambda: schedule_start(table_id))
 
 
 def _my_seat(table: Table, user: User) -> Seat:
@@ -85,7 +77,7 @@ def seat_top_up(*, table_id: int, user: User, amount: int, request_id: str) -> i
         idempotency_key=f"topup:{table.pk}:{user.pk}:{request_id}", actor=user,
     )
     table_touch(table)
-    _deal_after_commit(table.pk)
+    hand_start_after_commit(table.pk)
     return wallet_selectors.table_money(user=user, table_ref=table.wallet_ref)
 
 
@@ -100,7 +92,7 @@ def seat_sit_out(*, table_id: int, user: User, out: bool) -> Seat:
     seat.save(update_fields=["status"])
     table_touch(table)
     if not out:
-        _deal_after_commit(table.pk)
+        hand_start_after_commit(table.pk)
     return seat
 
 
@@ -110,13 +102,13 @@ def seat_leave(*, table_id: int, user: User) -> bool:
     trio, of the set) when dealt in. Returns True when the player has left already."""
     table = table_lock(table_id)
     seat = _my_seat(table, user)
-    if _in_hand(table, user) or trio_set_running(table, user.pk):
+    game = table.stake_level.game
+    if _in_hand(table, user) or set_running(game, table.carry, user.pk):
         seat.status = Seat.Status.LEAVING
-        # The trio counts leaving mid-set as disconnecting: auto-played to the end of the set.
-        seat.disconnected = seat.disconnected or table.stake_level.game == "thirteen_trio"
+        # Where presence matters (the trio), leaving mid-set counts as disconnecting:
+        # auto-played to the end of the set.
+        seat.disconnected = seat.disconnected or presence_matters(game)
         seat.save(update_fields=["status", "disconnected"])
-        from games.services.hands import hand_player_left
-
         hand_player_left(table=table, user=user)
         table_touch(table)
         return False
@@ -124,28 +116,3 @@ def seat_leave(*, table_id: int, user: User) -> bool:
     table_touch(table)
     return True
 
-
-def trio_set_running(table: Table, user_id: int) -> bool:
-    """In the trio, leaving before the 6th game of a set counts as disconnecting: the seat
-    is auto-played to the end of the set (RULES.md section 2)."""
-    if table.stake_level.game != "thirteen_trio":
-        return False
-    carry = table.carry or {}
-    next_game = int((carry.get("engine") or {}).get("next_game", 1))
-    return next_game != 1 and user_id in carry.get("players", [])
-
-
-def seat_remove(*, table: Table, seat: Seat, reason: str) -> int:
-    """Cash the seat's table money out to the wallet and free the seat (table locked)."""
-    amount = wallet_selectors.table_money(user=seat.user, table_ref=table.wallet_ref)
-    if amount > 0:
-        wallet.wallet_cash_out(
-            user=seat.user, table_ref=table.wallet_ref, amount=None,
-            idempotency_key=f"cashout:{table.pk}:{seat.user_id}:{seat.pk}:{table.version}",
-        )
-    from games.broadcast import notify_user
-
-    user_id, table_id = seat.user_id, table.pk
-    transaction.on_commit(lambda: notify_user(user_id, table_id, {"event": "removed", "reason": reason}))
-    seat.delete()
-    return amount

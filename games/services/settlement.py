@@ -1,50 +1,47 @@
-"""Settlement at showdown: one idempotent wallet transaction per hand (RULES.md "Money")."""
+"""Settlement at showdown: one idempotent wallet transaction per hand, the hand's record, and
+the cash-outs of seats that asked to leave (RULES.md "Money").
+
+Called by the actions with the table and hand rows locked; below it are only the wallet, the
+history and the adapters. Scheduling the next deal is the caller's job.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.adapters import engine
+from games.adapters import engine, house_lines, set_running
+from games.broadcast import notify_user
 from games.models import Hand
 from history.services import hand_record_write
 from tables.models import Seat, Table
+from wallet import selectors as wallet_selectors
 from wallet import services as wallet
 
-
-def house_lines(game: str, result: dict[str, Any]) -> dict[str, int]:
-    """The house's side of a settlement: commission, and the rest as its own line — the
-    trio's penalty cut, or a house-banked table's result — so ``sum(coins) + sum(lines) == 0``."""
-    commission = int(result.get("commission", 0))
-    rest = int(result["house"]) - commission
-    lines = {"commission": commission, ("penalty" if game == "thirteen_trio" else "banker"): rest}
-    return {k: v for k, v in lines.items() if v}
+__all__ = ["hand_settle", "house_lines", "seat_remove"]
 
 
 def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
-    """Post the hand's coins (table and hand rows locked by the caller).
+    """Post the hand's coins and save it with its outcome (table and hand rows locked by the
+    caller, the hand carrying its final state).
 
     1. One wallet transaction moves every seat's net coins and the house lines; its
        idempotency key is the hand, so a retried settlement posts once.
-    2. The hand is marked settled with the transaction id; the table keeps the engine's
-       carry-over (dealer button, table head, set counter, banker) for the next hand.
-    3. Seats that asked to leave are cashed out; the next deal is scheduled after commit.
+    2. The hand is marked settled with the transaction id and its record is written; the
+       table keeps the engine's carry-over (dealer button, table head, set counter, banker)
+       for the next hand.
+    3. Seats that asked to leave are cashed out.
     """
-    coins = [int(c) for c in result["coins"]]
-    deltas: dict[int, int] = {}
-    for player, amount in zip(hand.players, coins, strict=True):
-        deltas[player["user"]] = deltas.get(player["user"], 0) + amount
+    deltas, lines = _deltas(hand, result), house_lines(hand.game, result)
     if result.get("void"):
         # A game our own outage interrupted: stakes returned, nothing moves (RULES.md section 2).
         hand.status = Hand.Status.VOIDED
     else:
         tx = wallet.wallet_settle_hand(
             hand_ref=f"hand:{hand.pk}", table_ref=table.wallet_ref, deltas=deltas,
-            house=house_lines(hand.game, result), idempotency_key=f"settle:hand:{hand.pk}",
-            memo=f"{table.name} #{hand.number}",
+            house=lines, idempotency_key=f"settle:hand:{hand.pk}", memo=f"{table.name} #{hand.number}",
         )
         hand.status = Hand.Status.SETTLED
         hand.ledger_transaction_id = tx.pk
@@ -52,23 +49,37 @@ def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
     hand.result = result
     hand.deadline = None
     hand.save()
-    hand_record_write(hand=hand)
+    hand_record_write(hand=hand, house_lines=lines)
     table.carry = {"engine": engine(hand.game).carry_over(hand.state), "players": [p["user"] for p in hand.players]}
     table.save(update_fields=["carry"])
     _release_leavers(table)
-    table_id = table.pk
-    transaction.on_commit(lambda: _next_hand(table_id))
+
+
+def _deltas(hand: Hand, result: dict[str, Any]) -> dict[int, int]:
+    """Net coins per user (a user dealt more than one seat nets them)."""
+    deltas: dict[int, int] = {}
+    for player, amount in zip(hand.players, [int(c) for c in result["coins"]], strict=True):
+        deltas[player["user"]] = deltas.get(player["user"], 0) + amount
+    return deltas
 
 
 def _release_leavers(table: Table) -> None:
-    from games.services.seating import seat_remove, trio_set_running
-
+    game = table.stake_level.game
     for seat in Seat.objects.select_for_update().filter(table=table, status=Seat.Status.LEAVING):
-        if not trio_set_running(table, seat.user_id):
+        if not set_running(game, table.carry, seat.user_id):
             seat_remove(table=table, seat=seat, reason="left")
 
 
-def _next_hand(table_id: int) -> None:
-    from games.services.hands import schedule_start
-
-    schedule_start(table_id, settings.GAMES_NEXT_HAND_DELAY)
+def seat_remove(*, table: Table, seat: Seat, reason: str) -> int:
+    """Cash the seat's table money out to the wallet and free the seat (table locked); the
+    player is told why after commit."""
+    amount = wallet_selectors.table_money(user=seat.user, table_ref=table.wallet_ref)
+    if amount > 0:
+        wallet.wallet_cash_out(
+            user=seat.user, table_ref=table.wallet_ref, amount=None,
+            idempotency_key=f"cashout:{table.pk}:{seat.user_id}:{seat.pk}:{table.version}",
+        )
+    user_id, table_id = seat.user_id, table.pk
+    transaction.on_commit(lambda: notify_user(user_id, table_id, {"event": "removed", "reason": reason}))
+    seat.delete()
+    return amount

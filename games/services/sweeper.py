@@ -11,19 +11,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games.adapters import engine, void_on_outage
 from games.models import Clock, Hand
-from games.services.tables import table_lock
+from games.services.hands import hand_advance, hand_expire, hand_start_if_ready
+from games.services.presence import seat_disconnected
+from games.services.store import SWEEPER_CLOCK, hand_locked, table_lock
 from tables.models import Seat, Table
 
 log = logging.getLogger(__name__)
-CLOCK = "sweeper"
-
-
-def outage_suspected(now: datetime) -> bool:
-    """True when the sweeper has not ticked for longer than GAMES_OUTAGE_AFTER: the
-    platform (or its beat) was down, so deadlines are not enforced until it extends them."""
-    last = Clock.objects.filter(name=CLOCK).values_list("last_tick", flat=True).first()
-    return last is not None and now - last > timedelta(seconds=settings.GAMES_OUTAGE_AFTER)
 
 
 def hands_sweep(now: datetime | None = None) -> dict[str, int]:
@@ -37,7 +32,7 @@ def hands_sweep(now: datetime | None = None) -> dict[str, int]:
 
 @transaction.atomic
 def _tick(now: datetime) -> int:
-    clock, created = Clock.objects.select_for_update().get_or_create(name=CLOCK, defaults={"last_tick": now})
+    clock, created = Clock.objects.select_for_update().get_or_create(name=SWEEPER_CLOCK, defaults={"last_tick": now})
     gap = now - clock.last_tick
     extended = 0
     if not created and gap > timedelta(seconds=settings.GAMES_OUTAGE_AFTER):
@@ -53,32 +48,25 @@ def _tick(now: datetime) -> int:
 def _extend(hand_id: int, gap: timedelta) -> int:
     table_id = Hand.objects.values_list("table_id", flat=True).get(pk=hand_id)
     table = table_lock(table_id)
-    hand = Hand.objects.select_for_update().get(pk=hand_id)
+    hand = hand_locked(hand_id)
     if hand.status != Hand.Status.ACTIVE or hand.deadline is None:
         return 0
-    if hand.game == "thirteen_trio":
+    if void_on_outage(hand.game):
         return _void(table, hand)
-    from games.services.hands import hand_state_save
-
     # Every engine keeps its phase deadline in state["deadline"] (games/engine/protocol.py).
     state = {**hand.state, "deadline": hand.state["deadline"] + gap.total_seconds()}
-    hand_state_save(table, hand, state)
+    hand_advance(table, hand, state)
     return 1
 
 
 def _void(table: Table, hand: Hand) -> int:
-    """The trio's rule for games our own servers interrupted: voided, stakes returned."""
-    from games.adapters import engine
-    from games.services.hands import hand_state_save
-
+    """The rule of games whose hands our own outage interrupted: voided, stakes returned."""
     state, _events = engine(hand.game).void(hand.state)
-    hand_state_save(table, hand, state)
+    hand_advance(table, hand, state)
     return 1
 
 
 def _expire_overdue(now: datetime) -> int:
-    from games.services.hands import hand_expire
-
     grace = timedelta(seconds=settings.GAMES_SWEEP_GRACE)
     due = Hand.objects.filter(status=Hand.Status.ACTIVE, deadline__lte=now - grace).values_list("pk", "phase_seq")
     done = 0
@@ -93,8 +81,6 @@ def _expire_overdue(now: datetime) -> int:
 def _mark_absent(now: datetime) -> int:
     stale = now - timedelta(seconds=settings.GAMES_PRESENCE_TIMEOUT)
     seats = Seat.objects.filter(disconnected=False, last_seen__lt=stale).values_list("table_id", "user_id")
-    from games.services.presence import seat_disconnected
-
     marked = 0
     for table_id, user_id in list(seats):
         marked += int(seat_disconnected(table_id=table_id, user_id=user_id, before=stale))
@@ -102,8 +88,6 @@ def _mark_absent(now: datetime) -> int:
 
 
 def _deal_ready(now: datetime) -> int:
-    from games.services.hands import hand_start_if_ready
-
     pause = now - timedelta(seconds=settings.GAMES_NEXT_HAND_DELAY)
     idle = (
         Table.objects.filter(status=Table.Status.OPEN)
@@ -122,5 +106,3 @@ def _deal_ready(now: datetime) -> int:
         except Exception:
             log.exception("sweeper could not deal at table %s", table_id)
     return dealt
-
-

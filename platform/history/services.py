@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -41,8 +42,11 @@ def _players(hand: Hand) -> list[dict[str, Any]]:
 
 
 @transaction.atomic
-def hand_record_write(*, hand: Hand) -> HandRecord:
+def hand_record_write(*, hand: Hand, house_lines: Mapping[str, int] | None = None) -> HandRecord:
     """Write the immutable record of a settled hand (called by ``games.services.settlement``).
+
+    ``house_lines`` is the house's side of the settlement as the settlement posted it; it is
+    needed to write a new record (a hand already recorded is returned without it).
 
     1. Idempotent: a hand already recorded returns its record.
     2. The caller holds the table's row lock, so reading the table's last record and
@@ -53,8 +57,8 @@ def hand_record_write(*, hand: Hand) -> HandRecord:
     existing = HandRecord.objects.filter(hand_id=hand.pk).first()
     if existing is not None:
         return existing
-    from games.services.settlement import house_lines
-
+    if house_lines is None:
+        raise ValueError(f"hand {hand.pk} is not recorded yet: its house lines are needed to record it")
     table = Table.objects.select_related("stake_level").get(pk=hand.table_id)
     last = HandRecord.objects.filter(table=table).order_by("-chain_seq").values_list("chain_seq", "hash").first()
     seq, prev = (last[0] + 1, last[1]) if last else (1, GENESIS)
@@ -62,7 +66,7 @@ def hand_record_write(*, hand: Hand) -> HandRecord:
     body = record_body(
         game=hand.game, hand=_hand_meta(hand, table), players=_players(hand),
         fairness={"commitment": hand.commitment, "server_seed": hand.server_seed, "client_seeds": hand.client_seeds},
-        state=hand.state, result=result, actions=_actions(hand), house_lines=house_lines(hand.game, result),
+        state=hand.state, result=result, actions=_actions(hand), house_lines=house_lines,
         ledger_transaction=hand.ledger_transaction_id, chain={"seq": seq, "prev": prev},
     )
     canonical, digest = seal(body)

@@ -1,0 +1,111 @@
+"""The live-play store, the bottom of the services: locking a table, loading and saving a
+hand's state, the action log and the table's version (ARCHITECTURE.md "Data flow").
+
+Everything above (the actions in ``hands``, ``seating``, ``presence``, ``sweeper`` and the
+``settlement``) changes a table through these functions, with the table row locked first.
+Nothing here decides anything about a game or settles a hand.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+
+from accounts.models import User
+from games import timers
+from games.adapters import engine
+from games.broadcast import broadcast_table
+from games.models import Clock, Hand, HandAction
+from tables.models import Seat, Table
+
+#: The sweeper's heartbeat row in :class:`games.models.Clock`.
+SWEEPER_CLOCK = "sweeper"
+
+
+# --- tables ----------------------------------------------------------------------------------
+
+def table_lock(table_id: int) -> Table:
+    """Lock the table row: every change at a table is serialised on it."""
+    return Table.objects.select_for_update().select_related("stake_level").get(pk=table_id)
+
+
+def table_touch(table: Table) -> int:
+    """Bump the table's version and broadcast the new state after commit."""
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    table.refresh_from_db(fields=["version"])
+    table_id = table.pk
+    transaction.on_commit(lambda: broadcast_table(table_id))
+    return table.version
+
+
+def seats_locked(table: Table) -> list[Seat]:
+    return list(Seat.objects.select_for_update().filter(table=table).select_related("user").order_by("index"))
+
+
+# --- hands -----------------------------------------------------------------------------------
+
+def hand_active(table: Table) -> Hand | None:
+    """The hand in play at the table, read without a lock."""
+    return Hand.objects.filter(table=table, status=Hand.Status.ACTIVE).first()
+
+
+def hand_active_locked(table: Table) -> Hand | None:
+    """The hand in play at the (locked) table, its row locked too."""
+    return Hand.objects.select_for_update().filter(table=table, status=Hand.Status.ACTIVE).first()
+
+
+def hand_locked(hand_id: int) -> Hand:
+    """Lock a hand's row (lock its table first)."""
+    return Hand.objects.select_for_update().get(pk=hand_id)
+
+
+def epoch_to_dt(value: float | None) -> datetime | None:
+    return None if value is None else datetime.fromtimestamp(value, tz=UTC)
+
+
+def hand_state_set(hand: Hand, state: dict[str, Any]) -> None:
+    """Put a new engine state on the locked hand, in memory: the next version, the engine's
+    phase sequence and deadline. :func:`hand_state_store` saves it; a finished hand is saved
+    with its outcome by the settlement instead."""
+    hand.state = state
+    hand.version += 1
+    hand.phase_seq = int(state.get("phase_seq", hand.phase_seq))
+    hand.deadline = epoch_to_dt(engine(hand.game).deadline(state))
+
+
+def hand_state_store(hand: Hand, state: dict[str, Any]) -> None:
+    """Save a new engine state of a hand still in play and re-arm its phase timer after commit."""
+    hand_state_set(hand, state)
+    hand.save(update_fields=["state", "version", "phase_seq", "deadline"])
+    hand_timer_arm(hand)
+
+
+def hand_timer_arm(hand: Hand) -> None:
+    """After commit, set the timer of the hand's current phase (if it is in play and has one)."""
+    if hand.status == Hand.Status.ACTIVE and hand.deadline is not None:
+        hand_id, seq, when = hand.pk, hand.phase_seq, hand.deadline
+        transaction.on_commit(lambda: timers.schedule_expire(hand_id, seq, when))
+
+
+def action_log(
+    hand: Hand, *, seat: int | None, user: User | None, action: dict[str, Any], client_id: str | None, auto: bool
+) -> None:
+    """Append an action to the hand's log, stamped with the version it leads to."""
+    seq = HandAction.objects.filter(hand=hand).count() + 1
+    HandAction.objects.create(
+        hand=hand, seq=seq, seat=seat, user=user, action=action, client_id=client_id, auto=auto,
+        version=hand.version + 1,
+    )
+
+
+# --- the sweeper's clock ---------------------------------------------------------------------
+
+def outage_suspected(now: datetime) -> bool:
+    """True when the sweeper has not ticked for longer than GAMES_OUTAGE_AFTER: the
+    platform (or its beat) was down, so deadlines are not enforced until it extends them."""
+    last = Clock.objects.filter(name=SWEEPER_CLOCK).values_list("last_tick", flat=True).first()
+    return last is not None and now - last > timedelta(seconds=settings.GAMES_OUTAGE_AFTER)
