@@ -1,7 +1,9 @@
 """Wallet errors, with messages a player can read.
 
 ``str(error)`` is English (logs, tests); :meth:`WalletError.localized` is the same message in the
-active language. Amounts in messages are coins with two decimals.
+active language. Amounts in messages are coins with two decimals. Each class has a stable
+``code`` for clients (docs/PROTOCOL.md): ``insufficient_funds``, ``below_minimum_buy_in``, else
+``wallet_refused``.
 """
 
 from __future__ import annotations
@@ -10,12 +12,14 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_noop
 
+from config.errors import AppError
 from wallet.money import format_coins
 
 
-class WalletError(Exception):
+class WalletError(AppError):
     """Base class: the posting was refused and nothing was written."""
 
+    code = "wallet_refused"
     template = gettext_noop("the wallet refused this operation")
 
     def __init__(self, **params: Any) -> None:
@@ -27,6 +31,7 @@ class WalletError(Exception):
 
 
 class InsufficientFunds(WalletError):
+    code = "insufficient_funds"
     template = gettext_noop("insufficient funds: balance %(balance)s, needs %(needs)s")
     table_template = gettext_noop("insufficient funds: table money %(balance)s at table %(table)s, needs %(needs)s")
 
@@ -37,6 +42,7 @@ class InsufficientFunds(WalletError):
 
 
 class BelowMinimumBuyIn(WalletError):
+    code = "below_minimum_buy_in"
     template = gettext_noop("the buy-in of %(amount)s is below this table's minimum of %(minimum)s")
 
     def __init__(self, *, amount: int, minimum: int) -> None:

@@ -5,26 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.models import User
+from config.errors import AppError
 from games.protocol import Message
 from games.services import hands, seating
 from games.services.errors import PlayError
 from games.services.retry import with_retries
-from wallet.errors import BelowMinimumBuyIn, InsufficientFunds, WalletError
-
-#: Error codes of wallet refusals (docs/PROTOCOL.md); anything else is ``wallet_refused``.
-WALLET_CODES: dict[type[WalletError], str] = {
-    InsufficientFunds: "insufficient_funds",
-    BelowMinimumBuyIn: "below_minimum_buy_in",
-}
 
 
 @with_retries
 def dispatch(table_id: int, user: User, message: Message) -> dict[str, Any]:
-    """Run one request; a wallet refusal becomes a :class:`PlayError` the player can read."""
+    """Run one request; any other refusal (the wallet's) becomes a :class:`PlayError` with the
+    same code and its message in the player's language."""
     try:
         return _dispatch(table_id, user, message)
-    except WalletError as exc:
-        raise PlayError(exc.localized(), code=WALLET_CODES.get(type(exc), "wallet_refused")) from exc
+    except PlayError:
+        raise
+    except AppError as exc:
+        raise PlayError(exc.localized(), code=exc.code) from exc
 
 
 def _dispatch(table_id: int, user: User, message: Message) -> dict[str, Any]:

@@ -1,15 +1,13 @@
 """Errors a player can read. Consumers turn them into error frames, APIs into 400s."""
 
+from __future__ import annotations
 
-class PlayError(Exception):
-    """A refused request; ``code`` is stable for clients, ``str(self)`` is the reason."""
+from config.errors import AppError
 
-    code = "refused"
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
-        super().__init__(message)
-        if code:
-            self.code = code
+class PlayError(AppError):
+    """A refused request; ``code`` is stable for clients, ``str(self)`` is the reason, as the
+    service raised it (in the player's language where the service translates it)."""
 
 
 class NotSeated(PlayError):

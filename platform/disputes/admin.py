@@ -18,9 +18,10 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
+from config.errors import AppError
 from disputes.models import Dispute
 from disputes.selectors import dispute_ledger_entries, dispute_queue
-from disputes.services import DisputeError, can_review, dispute_note, dispute_resolve, dispute_review_start
+from disputes.services import can_review, dispute_note, dispute_resolve, dispute_review_start
 from history.admin import record_json, replay_html
 from wallet.money import parse_coins
 
@@ -124,6 +125,6 @@ class DisputeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             return
         try:
             action()
-        except DisputeError as exc:
-            messages.error(request, str(exc))
+        except AppError as exc:  # the dispute's refusals, or the wallet's when paying a compensation
+            messages.error(request, exc.localized())
 

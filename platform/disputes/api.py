@@ -6,7 +6,9 @@
 * ``POST /api/disputes/<id>/review/`` — staff: take it under review (``{"note": ...}``);
 * ``POST /api/disputes/<id>/resolve/`` — staff: ``{"outcome": "upheld"|"rejected", "reason": ...,
   "compensation": minor units}``.
-Auditors may read everything and change nothing (403 on every write).
+Auditors may read everything and change nothing (403 on every write). The services' refusals
+answer through the API's one exception handler (``config.api``): 403 when not allowed, else 400,
+with the reason as ``detail``.
 """
 
 from __future__ import annotations
@@ -15,42 +17,22 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
-from rest_framework.exceptions import APIException, NotFound, PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.requests import AuthenticatedRequest
 from accounts.roles import is_auditor
 from disputes.models import Dispute
 from disputes.selectors import dispute_events_for, dispute_get_for, dispute_list_for
-from disputes.services import (
-    DisputeError,
-    NotAllowed,
-    can_review,
-    dispute_open,
-    dispute_resolve,
-    dispute_review_start,
-)
+from disputes.services import can_review, dispute_open, dispute_resolve, dispute_review_start
 from history.models import HandRecord
 from history.selectors import can_read_all
 
 PUBLIC_NOTES = ("upheld", "rejected")
-
-
-class Refused(APIException):
-    status_code = status.HTTP_400_BAD_REQUEST
-
-
-def call(service: Any, **kwargs: Any) -> Any:
-    """Run a service; its refusals become 403 (not allowed) or 400 (with the reason)."""
-    try:
-        return service(**kwargs)
-    except NotAllowed as exc:
-        raise PermissionDenied(str(exc)) from exc
-    except DisputeError as exc:
-        raise Refused(detail=str(exc), code=exc.code) from exc
 
 
 class IsDisputeReviewer(BasePermission):
@@ -110,7 +92,7 @@ class DisputeListApi(APIView):
         return paginator.get_paginated_response(DisputeOutputSerializer(page, many=True).data)
 
     @extend_schema(request=InputSerializer, responses={201: DisputeOutputSerializer})
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         if is_auditor(request.user):
             raise PermissionDenied("Auditors read disputes; they do not open them.")
         data = self.InputSerializer(data=request.data)
@@ -118,8 +100,8 @@ class DisputeListApi(APIView):
         record = HandRecord.objects.filter(pk=data.validated_data["record"]).first()
         if record is None:
             raise NotFound()
-        dispute = call(dispute_open, player=request.user, record=record, category=data.validated_data["category"],
-                       text=data.validated_data["text"])
+        dispute = dispute_open(player=request.user, record=record, category=data.validated_data["category"],
+                               text=data.validated_data["text"])
         return Response(_detail(dispute, request), status=status.HTTP_201_CREATED)
 
 
@@ -139,11 +121,11 @@ class DisputeReviewApi(APIView):
         note = serializers.CharField(required=False, allow_blank=True, default="")
 
     @extend_schema(request=InputSerializer, responses=DisputeOutputSerializer)
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedRequest, pk: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         dispute = dispute_get_for(user=request.user, pk=pk)
-        dispute = call(dispute_review_start, dispute=dispute, actor=request.user, note=data.validated_data["note"])
+        dispute = dispute_review_start(dispute=dispute, actor=request.user, note=data.validated_data["note"])
         return Response(_detail(dispute, request))
 
 
@@ -157,12 +139,12 @@ class DisputeResolveApi(APIView):
         compensation = serializers.IntegerField(min_value=0, default=0)
 
     @extend_schema(request=InputSerializer, responses=DisputeOutputSerializer)
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthenticatedRequest, pk: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        dispute = call(
-            dispute_resolve, dispute=dispute_get_for(user=request.user, pk=pk), actor=request.user,
+        dispute = dispute_resolve(
+            dispute=dispute_get_for(user=request.user, pk=pk), actor=request.user,
             upheld=values["outcome"] == "upheld", reason=values["reason"], compensation=values["compensation"],
         )
         return Response(_detail(dispute, request))

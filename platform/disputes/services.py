@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.roles import is_auditor
+from config.errors import HTTP_FORBIDDEN, AppError
 from disputes.models import Dispute, DisputeEvent
 from history.models import HandRecord, HandRecordSeat
 from wallet import services as wallet
@@ -26,19 +27,15 @@ from wallet import services as wallet
 MAX_TEXT = 4000
 
 
-class DisputeError(Exception):
-    """A refused request, with a message the player or reviewer can read."""
-
-    code = "refused"
-
-    def __init__(self, message: str, *, code: str | None = None) -> None:
-        super().__init__(message)
-        if code:
-            self.code = code
+class DisputeError(AppError):
+    """A refused request, with a message the player or reviewer can read (already translated)."""
 
 
 class NotAllowed(DisputeError):
+    """The person may not do this: the API answers 403."""
+
     code = "forbidden"
+    status_code = HTTP_FORBIDDEN
 
 
 def window() -> dt.timedelta:

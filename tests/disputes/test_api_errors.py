@@ -1,0 +1,69 @@
+"""Refusals through the API: the status and the exact JSON body each one answers with."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from disputes.services import dispute_open
+from tests.history.conftest import records_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def setup(live: Any, people: dict[str, Any]) -> dict[str, Any]:
+    table = live("samgong", "all_compare", 2, seed=71)
+    table.play(2)
+    first, second = records_of(table.table)[:2]
+    dispute = dispute_open(player=table.users[0], record=first, category="result", text="check it")
+    everyone = {**people, "player": table.users[0]}
+    for user in everyone.values():  # the messages in English
+        user.language = "en"
+        user.save(update_fields=["language"])
+    return {**everyone, "record": second, "dispute": dispute}
+
+
+def _post(client: Client, who: Any, url: str, body: dict[str, Any]) -> tuple[int, bytes, str]:
+    client.force_login(who)
+    response = client.post(url, body)
+    return response.status_code, response.content, response["Content-Type"]
+
+
+def _detail(message: str) -> bytes:
+    return b'{"detail":"' + message.encode() + b'"}'
+
+
+def test_opening_on_a_hand_not_played_is_403_with_the_reason(setup: dict[str, Any], client: Client) -> None:
+    body = {"record": setup["record"].pk, "category": "other", "text": "please look"}
+    assert _post(client, setup["stranger"], reverse("api-disputes"), body) == (
+        403, _detail("You can only open a dispute on a hand you played."), "application/json")
+
+
+def test_opening_twice_is_400_with_the_reason(setup: dict[str, Any], client: Client) -> None:
+    body = {"record": setup["dispute"].record_id, "category": "other", "text": "again"}
+    assert _post(client, setup["player"], reverse("api-disputes"), body) == (
+        400, _detail("You already opened a dispute on this hand."), "application/json")
+
+
+def test_status_refusals_of_a_reviewer_are_400_with_the_reason(setup: dict[str, Any], client: Client) -> None:
+    pk, staff = setup["dispute"].pk, setup["staff"]
+    resolve = reverse("api-dispute-resolve", args=[pk])
+    assert _post(client, staff, resolve, {"outcome": "rejected", "reason": "fine"}) == (
+        400, _detail("Take the dispute under review before resolving it."), "application/json")
+    assert _post(client, staff, reverse("api-dispute-review", args=[pk]), {})[0] == 200
+    assert _post(client, staff, reverse("api-dispute-review", args=[pk]), {}) == (
+        400, _detail("Only an open dispute can be taken under review."), "application/json")
+    assert _post(client, staff, resolve, {"outcome": "rejected", "reason": "  "})[:2] == (
+        400, b'{"reason":["This field may not be blank."]}')
+
+
+def test_the_api_permission_refusals_keep_their_bodies(setup: dict[str, Any], client: Client) -> None:
+    body = {"record": setup["record"].pk, "category": "other", "text": "please look"}
+    assert _post(client, setup["auditor"], reverse("api-disputes"), body) == (
+        403, _detail("Auditors read disputes; they do not open them."), "application/json")
+    assert _post(client, setup["player"], reverse("api-dispute-review", args=[setup["dispute"].pk]), {}) == (
+        403, _detail("Only staff who review disputes may change them."), "application/json")
