@@ -67,3 +67,24 @@ def test_the_api_permission_refusals_keep_their_bodies(setup: dict[str, Any], cl
         403, _detail("Auditors read disputes; they do not open them."), "application/json")
     assert _post(client, setup["player"], reverse("api-dispute-review", args=[setup["dispute"].pk]), {}) == (
         403, _detail("Only staff who review disputes may change them."), "application/json")
+
+
+def test_a_wallet_refusal_while_compensating_answers_400_and_shows_in_admin(
+        setup: dict[str, Any], client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    from disputes import services
+    from disputes.models import Dispute
+    from wallet.errors import InvalidPosting
+
+    def refuse(**_kwargs: Any) -> None:
+        raise InvalidPosting(reason="refused for the test")
+
+    monkeypatch.setattr(services.wallet, "wallet_compensate", refuse)
+    pk, staff = setup["dispute"].pk, setup["staff"]
+    assert _post(client, staff, reverse("api-dispute-review", args=[pk]), {})[0] == 200
+    body = {"outcome": "upheld", "reason": "pay", "compensation": 300}
+    assert _post(client, staff, reverse("api-dispute-resolve", args=[pk]), body) == (
+        400, _detail("invalid posting: refused for the test"), "application/json")
+    change = reverse("admin:disputes_dispute_change", args=[pk])
+    page = client.post(change, {"decision": "uphold", "message": "pay", "compensation_coins": "3.00"}, follow=True)
+    assert [str(m) for m in page.context["messages"]][0] == "invalid posting: refused for the test"
+    assert Dispute.objects.get(pk=pk).status == "under_review"
