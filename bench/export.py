@@ -106,8 +106,8 @@ def fixtures(tables: int) -> tuple[list[Any], list[Any]]:
 
 def _body(sample: Sample, table: Any, seq: int, prev: str, players: list[Any], at: dt.datetime) -> dict[str, Any]:
     from games.engine.deck import commitment
+    from games.engine.record import record_body
     from games.services.settlement import house_lines
-    from history.record import record_body
 
     level, when = table.stake_level, at.isoformat()
     return record_body(
@@ -150,7 +150,7 @@ def _copy(table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> 
 def build(count: int, tables: int, rng: random.Random) -> None:
     """Bulk-insert ``count`` settled hands with their sealed, per-table chained records and seat rows."""
     from games.engine.deck import commitment
-    from history.record import GENESIS, seal
+    from games.engine.record import GENESIS, seal
 
     samples = [play(g, m, n, rng) for g, m, n in GAMES for _ in range(12)]
     users, made = fixtures(tables)

@@ -1,6 +1,6 @@
 """Immutable hand records (docs/HAND_HISTORY.md): one per settled hand, chained per table.
 
-A record stores the canonical JSON text of its body (:mod:`history.record`) and the SHA-256
+A record stores the canonical JSON text of its body (:mod:`games.engine.record`) and the SHA-256
 of it; the body includes the previous record's hash of the same table, so deleting or
 altering a record breaks the chain. Rows are written once by
 :func:`history.services.hand_record_write` and never changed: ``save`` of an existing row,

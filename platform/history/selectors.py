@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.roles import is_auditor
+from games.engine.record import player_copy
 from history.models import HandRecord
-from history.record import player_copy
 
 AnyUser = AbstractBaseUser | AnonymousUser
 

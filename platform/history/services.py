@@ -8,9 +8,9 @@ from typing import Any
 
 from django.db import transaction
 
+from games.engine.record import GENESIS, record_body, seal
 from games.models import Hand, HandAction
 from history.models import HandRecord, HandRecordSeat
-from history.record import GENESIS, record_body, seal
 from tables.models import Table
 
 

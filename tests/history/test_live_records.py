@@ -16,7 +16,8 @@ from django.urls import reverse
 
 from games.engine import cli
 from games.engine.deck import commitment
-from games.engine.verify import GENESIS, record_hash, verify_lines
+from games.engine.record import GENESIS, record_hash
+from games.engine.verify import verify_lines
 from games.models import Hand, HandAction
 from history.models import HandRecord, HandRecordSeat, ImmutableRecord
 from tests.history.conftest import CASES, records_of

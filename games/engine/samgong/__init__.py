@@ -12,6 +12,7 @@ seat lotteries), ``machine`` / ``moves`` / ``views`` (the state machine), ``requ
 from games.engine.samgong.hands import HAND_NAMES, evaluate, hand_name, multiplier
 from games.engine.samgong.machine import new_hand
 from games.engine.samgong.moves import apply, auto_action, deadline, legal_actions, on_deadline
+from games.engine.samgong.record import check_deal, check_score, record_part, redact
 from games.engine.samgong.request import score_request
 from games.engine.samgong.rules import MODES, mode_defaults, resolve_rules
 from games.engine.samgong.views import carry_over, result, view
@@ -22,6 +23,8 @@ __all__ = [
     "apply",
     "auto_action",
     "carry_over",
+    "check_deal",
+    "check_score",
     "deadline",
     "evaluate",
     "hand_name",
@@ -30,6 +33,8 @@ __all__ = [
     "multiplier",
     "new_hand",
     "on_deadline",
+    "record_part",
+    "redact",
     "resolve_rules",
     "result",
     "score_request",

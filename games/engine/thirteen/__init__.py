@@ -20,6 +20,7 @@ from games.engine.thirteen.engine import (
 )
 from games.engine.thirteen.hands import deal
 from games.engine.thirteen.naturals import NATURALS, best_natural
+from games.engine.thirteen.record import check_deal, check_score, record_part, redact
 from games.engine.thirteen.stakes import DEFAULT_RULES, STAKE_LEVELS, eligible, game_rules
 
 __all__ = [
@@ -31,6 +32,8 @@ __all__ = [
     "auto_action",
     "best_natural",
     "carry_over",
+    "check_deal",
+    "check_score",
     "deadline",
     "deal",
     "eligible",
@@ -38,6 +41,8 @@ __all__ = [
     "legal_actions",
     "new_hand",
     "on_deadline",
+    "record_part",
+    "redact",
     "result",
     "score_request",
     "suggestions",

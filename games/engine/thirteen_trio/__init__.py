@@ -21,6 +21,7 @@ from games.engine.thirteen_trio.engine import (
     suggestions,
     void,
 )
+from games.engine.thirteen_trio.record import check_deal, check_score, record_part, redact
 from games.engine.thirteen_trio.requests import arrange_request, score_request
 from games.engine.thirteen_trio.rules import (
     BASES,
@@ -40,6 +41,8 @@ __all__ = [
     "arrange_request",
     "auto_action",
     "carry_over",
+    "check_deal",
+    "check_score",
     "check_start",
     "deadline",
     "end_set",
@@ -47,6 +50,8 @@ __all__ = [
     "legal_actions",
     "new_hand",
     "on_deadline",
+    "record_part",
+    "redact",
     "result",
     "score_request",
     "suggestions",

@@ -18,10 +18,10 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, StreamingHttpResponse
 
 from accounts.models import User
+from games.engine.record import canonical_json, player_copy
 from history.exports.phh import text_record
 from history.exports.summary import HEADER, csv_text, summary_rows
 from history.models import HandRecord
-from history.record import player_copy
 from history.selectors import body_of
 
 #: format -> (content type, file extension)
@@ -39,8 +39,6 @@ def render(fmt: str, body: dict[str, Any]) -> str:
         return text_record(body)
     if fmt == "csv":
         return csv_text(summary_rows(body))
-    from games.engine.verify import canonical_json
-
     return canonical_json(body) + "\n"
 
 

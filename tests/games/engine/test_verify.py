@@ -2,7 +2,7 @@
 
 Records are built here without Django: hands played through the engines' state machines
 (random legal moves and timeouts), written with the platform's pure record builder
-(``history.record``) and chained per table as the platform chains them.
+(``games.engine.record``) and chained per table as the platform chains them.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import pytest
 from games.engine import cli
 from games.engine.cards import cards_str, parse_cards
 from games.engine.deck import commitment
-from games.engine.verify import GENESIS, record_hash, verify_lines
-from history.record import player_copy, record_body
+from games.engine.record import GENESIS, player_copy, record_body, record_hash
+from games.engine.verify import verify_lines
 
 Seed = Callable[[], str]
 
@@ -328,7 +328,7 @@ def test_each_record_scores_through_the_engines_own_cli_request_fields(export: l
 
 
 def test_the_rule_set_id_names_the_rules(export: list[dict[str, Any]]) -> None:
-    from games.engine.verify import rule_set_id
+    from games.engine.record import rule_set_id
 
     by_table: dict[int, set[str]] = {}
     for rec in export:
