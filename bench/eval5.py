@@ -24,10 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
+from bench.fasteval import rank3_batch, rank5_batch  # noqa: E402
 from games.engine.cards import card_str  # noqa: E402
 from games.engine.poker import rank3, rank5  # noqa: E402
 from games.engine.solver.evaluate import fives, key3, key5, key5_plain, threes  # noqa: E402
-from games.fasteval import rank3_batch, rank5_batch  # noqa: E402
 
 
 def best_of(repeat: int, fn: Callable[[], object]) -> float:

@@ -60,12 +60,16 @@ CATEGORY_NAMES: tuple[str, ...] = (
 )
 
 CAT_SHIFT = 22
-_NIBBLE_SHIFTS = (18, 14, 10, 6, 2)
+#: Where the first rank nibble sits: a straight's top card, whose suit breaks its ties.
+TOP_SHIFT = 18
+_NIBBLE_SHIFTS = (TOP_SHIFT, 14, 10, 6, 2)
 _ACE = 12
 _FIVE = 3
 
-_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
-_CARD_PRIME: tuple[int, ...] = tuple(_PRIMES[c >> 2] for c in range(52))
+#: One prime per rank (deuce .. ace): the product of a row's primes names its rank multiset,
+#: whatever the order, and keys the lookup tables below.
+PRIMES: tuple[int, ...] = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+CARD_PRIME: tuple[int, ...] = tuple(PRIMES[c >> 2] for c in range(52))
 
 
 def _pack(cat: int, ranks: Sequence[int]) -> int:
@@ -120,31 +124,36 @@ def _flush_key(ranks: Sequence[int]) -> int:
     return _pack(FLUSH, order)
 
 
-def _product(ranks: Sequence[int]) -> int:
+def prime_product(ranks: Sequence[int]) -> int:
+    """The product of the ranks' :data:`PRIMES`: the lookup tables' key of a rank multiset."""
     p = 1
     for r in ranks:
-        p *= _PRIMES[r]
+        p *= PRIMES[r]
     return p
 
 
 def _build() -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
-    """Lookup tables by prime product of the ranks. Straight keys in the plain table are
-    stored negated, so the common case needs one comparison to know no suit is needed."""
+    """The lookup tables by :func:`prime_product` of the ranks, keys without suit bits.
+    Straight keys in the plain table are stored negated, so the common case needs one
+    comparison to know no suit is needed."""
     plain5: dict[int, int] = {}
     flush5: dict[int, int] = {}
     for ranks in combinations_with_replacement(range(13), 5):
         if max(ranks.count(r) for r in ranks) > 4:
             continue
-        p = _product(ranks)
+        p = prime_product(ranks)
         key = _plain_key(ranks)
         plain5[p] = -key if key >> CAT_SHIFT == STRAIGHT else key
         if len(set(ranks)) == 5:
             flush5[p] = _flush_key(ranks)
-    plain3 = {_product(r): _plain_key(r) for r in combinations_with_replacement(range(13), 3)}
+    plain3 = {prime_product(r): _plain_key(r) for r in combinations_with_replacement(range(13), 3)}
     return plain5, flush5, plain3
 
 
-_PLAIN5, _FLUSH5, _PLAIN3 = _build()
+#: The one build of the 5-card tables, shared with :mod:`games.engine.solver.evaluate` (and the
+#: batch evaluator of the benchmarks): ``PLAIN5`` keys a row that is not one suit (straights
+#: negated), ``FLUSH5`` a one-suit row of five distinct ranks, ``PLAIN3`` a front.
+PLAIN5, FLUSH5, PLAIN3 = _build()
 
 
 def rank5(cards: Sequence[int], *, suits: bool) -> int:
@@ -155,17 +164,17 @@ def rank5(cards: Sequence[int], *, suits: bool) -> int:
     (thirteen_trio) never looks at suits, so equal rows tie.
     """
     a, b, c, d, e = cards
-    cp = _CARD_PRIME
+    cp = CARD_PRIME
     p = cp[a] * cp[b] * cp[c] * cp[d] * cp[e]
     s = a & 3
     if (b & 3) == s and (c & 3) == s and (d & 3) == s and (e & 3) == s:
-        return _FLUSH5[p] | s if suits else _FLUSH5[p]
-    key = _PLAIN5[p]
+        return FLUSH5[p] | s if suits else FLUSH5[p]
+    key = PLAIN5[p]
     if key >= 0:
         return key
     key = -key  # a straight: its suit tie-break is the suit of the top card
     if suits:
-        top = (key >> 18) & 15
+        top = (key >> TOP_SHIFT) & 15
         for card in cards:
             if card >> 2 == top:
                 return key | (card & 3)
@@ -179,8 +188,8 @@ def rank3(cards: Sequence[int], *, suits: bool) -> int:
     game's setting uniformly.
     """
     a, b, c = cards
-    cp = _CARD_PRIME
-    return _PLAIN3[cp[a] * cp[b] * cp[c]]
+    cp = CARD_PRIME
+    return PLAIN3[cp[a] * cp[b] * cp[c]]
 
 
 def rank_row(cards: Sequence[int], *, suits: bool) -> int:

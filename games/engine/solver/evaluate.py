@@ -2,8 +2,8 @@
 "5-card categories" and "Ties inside a category"; section 2, "No suits are compared").
 
 The keys are exactly :func:`games.engine.poker.rank5` / :func:`~games.engine.poker.rank3`
-(same key space, same suit tie-breaks); the tables below are built *from* those functions
-at import, and the tests check the two agree. What is faster here is the enumeration:
+(same key space, same suit tie-breaks): the lookup tables are :mod:`games.engine.poker`'s
+own, built once there, and the tests check the two agree. What is faster here is the enumeration:
 :func:`fives` keys every 5-subset of a hand with one product and one lookup each, in
 one comprehension, and patches the rare straights and flushes afterwards.
 
@@ -20,53 +20,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 
-from games.engine import poker
+from games.engine.poker import CARD_PRIME, FLUSH5, PLAIN3, PLAIN5, TOP_SHIFT, prime_product
 
-_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
-CARD_PRIME: tuple[int, ...] = tuple(_PRIMES[c >> 2] for c in range(52))
-_TOP_SHIFT = 18
+__all__ = [
+    "CARD_PRIME", "FLUSH", "PLAIN", "THREE", "cards_of", "fives", "key3", "key5", "key5_plain", "sorted_desc", "threes",
+]
 
-
-def _product(ranks: Sequence[int]) -> int:
-    p = 1
-    for r in ranks:
-        p *= _PRIMES[r]
-    return p
-
-
-def _build() -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
-    """Keys by prime product, computed by :mod:`games.engine.poker` itself.
-
-    ``PLAIN`` holds the suitless key of a non-flush 5-card row, negated for straights
-    (whose suit tie-break needs the top card); ``FLUSH`` the suitless key of a one-suit
-    row; ``THREE`` the key of a front.
-    """
-    plain: dict[int, int] = {}
-    flush: dict[int, int] = {}
-    for ranks in combinations_with_replacement(range(13), 5):
-        if max(ranks.count(r) for r in ranks) > 4:
-            continue
-        # Card i gets suit i % 4: equal ranks are adjacent, so they get different suits,
-        # and five cards never share one suit.
-        cards = [r * 4 + i % 4 for i, r in enumerate(ranks)]
-        key = poker.rank5(cards, suits=False)
-        plain[_product(ranks)] = -key if poker.category(key) == poker.STRAIGHT else key
-        if len(set(ranks)) == 5:
-            flush[_product(ranks)] = poker.rank5([r * 4 for r in ranks], suits=False)
-    three = {
-        _product(r): poker.rank3([x * 4 + i for i, x in enumerate(r)], suits=False)
-        for r in combinations_with_replacement(range(13), 3)
-    }
-    return plain, flush, three
-
-
-PLAIN, FLUSH, THREE = _build()
+#: Keys by prime product (:func:`games.engine.poker.prime_product`), the poker module's one
+#: build: ``PLAIN`` the suitless key of a non-flush 5-card row, negated for straights (whose
+#: suit tie-break needs the top card); ``FLUSH`` the suitless key of a one-suit row;
+#: ``THREE`` the key of a front.
+PLAIN, FLUSH, THREE = PLAIN5, FLUSH5, PLAIN3
 
 
 def _straight_suit(key: int, cards: Sequence[int]) -> int:
-    top = (key >> _TOP_SHIFT) & 15
+    top = (key >> TOP_SHIFT) & 15
     return next(c & 3 for c in cards if c >> 2 == top)
 
 
@@ -126,7 +96,7 @@ def fives(cards: Sequence[int], suits: bool) -> list[tuple[int, int]]:
     for suit in range(4):
         same = [j for j, x in enumerate(cards) if x & 3 == suit]
         for combo in combinations(same, 5):
-            key = FLUSH[_product([cards[j] >> 2 for j in combo])]
+            key = FLUSH[prime_product([cards[j] >> 2 for j in combo])]
             keys[place[sum(1 << j for j in combo)]] = key | suit if suits else key
     return list(zip(keys, masks, strict=True))
 

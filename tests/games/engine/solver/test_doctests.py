@@ -19,6 +19,6 @@ def test_doctests(name: str) -> None:
 
 def test_batch_evaluator_doctests() -> None:
     pytest.importorskip("numpy")
-    module = importlib.import_module("games.fasteval")
+    module = importlib.import_module("bench.fasteval")
     failures, tried = doctest.testmod(module)
     assert tried > 0 and failures == 0

@@ -56,7 +56,7 @@ def test_all_subsets_of_a_hand_are_keyed_like_poker(size: int) -> None:
 
 def test_batch_evaluator_equals_poker() -> None:
     np = pytest.importorskip("numpy")
-    from games.fasteval import rank3_batch, rank5_batch
+    from bench.fasteval import rank3_batch, rank5_batch
 
     hands = list(combinations(range(52), 5))
     arr = np.array(hands, dtype=np.int8)

@@ -1,13 +1,16 @@
-"""Batch row evaluation with numpy, for benchmarks and offline analysis (not the engine).
+"""Batch row evaluation with numpy, for the benchmarks (``bench/eval5.py``) and offline
+analysis; not part of the platform.
 
 :func:`rank5_batch` / :func:`rank3_batch` return, for an ``(n, 5)`` / ``(n, 3)`` array of card
 ints, exactly the keys :func:`games.engine.poker.rank5` / :func:`~games.engine.poker.rank3`
 give one hand at a time (same key space and suit tie-breaks; tested equal). The engines
-never import this module: numpy is not allowed under ``games/engine``.
+never import this module: numpy is not allowed under ``games/engine``. The repository root
+must be on the import path (the benchmark scripts put it there).
 
 How: sorting a hand's five ranks gives a multiset, whose index in the combinatorial number
 system (``C(r0,1) + C(r1+1,2) + … + C(r4+4,5)``, 0..6187) picks the key from two
-tables (one-suit rows and the rest) built from :mod:`games.engine.poker` itself.
+tables (one-suit rows and the rest), re-indexed from :mod:`games.engine.poker`'s own tables
+(the same primes, the same build).
 
 >>> import numpy as np
 >>> from games.engine.cards import parse_cards
@@ -25,22 +28,12 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from games.engine.solver.evaluate import FLUSH, PLAIN, THREE
-
-_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
-_TOP_SHIFT = 18
+from games.engine.poker import FLUSH5, PLAIN3, PLAIN5, TOP_SHIFT, prime_product
 
 
 def _binomials(width: int) -> npt.NDArray[np.int32]:
     """``B[i][r] = C(r + i, i + 1)``: the combinatorial number system for sorted ranks."""
     return np.array([[comb(r + i, i + 1) for r in range(13)] for i in range(width)], dtype=np.int32)
-
-
-def _product(ranks: tuple[int, ...]) -> int:
-    p = 1
-    for r in ranks:
-        p *= _PRIMES[r]
-    return p
 
 
 def _index(ranks: tuple[int, ...]) -> int:
@@ -51,12 +44,12 @@ def _tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray
     plain = np.zeros(comb(17, 5), dtype=np.int64)
     flush = np.zeros(comb(17, 5), dtype=np.int64)
     for ranks in combinations_with_replacement(range(13), 5):
-        p = _product(ranks)
-        plain[_index(ranks)] = PLAIN.get(p, 0)
-        flush[_index(ranks)] = FLUSH.get(p, 0)
+        p = prime_product(ranks)
+        plain[_index(ranks)] = PLAIN5.get(p, 0)
+        flush[_index(ranks)] = FLUSH5.get(p, 0)
     three = np.zeros(comb(15, 3), dtype=np.int64)
     for ranks in combinations_with_replacement(range(13), 3):
-        three[_index(ranks)] = THREE[_product(ranks)]
+        three[_index(ranks)] = PLAIN3[prime_product(ranks)]
     return plain, flush, three
 
 
@@ -97,7 +90,7 @@ def rank5_batch(cards: npt.ArrayLike, *, suits: bool) -> npt.NDArray[np.int64]:
     if suits:
         key |= np.where(flush, s[0], 0)
         if straight.any():
-            top = ((key >> _TOP_SHIFT) & 15).astype(np.int8)
+            top = ((key >> TOP_SHIFT) & 15).astype(np.int8)
             ranks = t >> 2
             top_suit = sum(np.where(ranks[i] == top, s[i], 0) for i in range(5))
             key |= np.where(straight, top_suit, 0)
