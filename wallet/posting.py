@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.db.models import BigIntegerField, Case, F, Q, Value, When
 
+from games.engine.canonical import canonical_json
 from wallet.errors import IdempotencyConflict, InsufficientFunds, UnbalancedTransaction
 from wallet.models import Account, AccountKind, Entry, LedgerTransaction
 
@@ -109,10 +110,6 @@ class Posting:
     def accounts_to_lock(self) -> list[AccountKey]:
         keys = list(self.lock) + [leg.account for leg in self.legs]
         return sorted({k for k in keys if k.kind != HOUSE})
-
-
-def canonical_json(data: Mapping[str, Any]) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def payload_hash(payload: Mapping[str, Any]) -> str:
