@@ -1,13 +1,16 @@
-"""Stake levels from RULES.md's schedules (editable in Django admin afterwards)."""
+"""Stake levels from RULES.md's schedules (editable in Django admin afterwards).
+
+The 十三张 schedule (unit, commission %, minimum buy-in; RULES.md section 1) and the trio's
+bases (RULES.md section 2) are the engines' own, in minor units.
+"""
 
 from django.db import migrations
 
+from games.engine.thirteen import STAKE_LEVELS
+from games.engine.thirteen_trio import BASES
+
 C = 100  # minor units per coin
 
-THIRTEEN = [  # unit (minor) -> commission %, minimum buy-in (coins) — RULES.md section 1
-    (50, 5, 15), (100, 5, 30), (250, 4, 75), (500, 3, 150), (1000, 3, 300), (2000, 3, 600), (5000, 2, 2500),
-]
-TRIO_BASES = [100, 200, 300, 500, 1000]  # coins per 墩 — RULES.md section 2
 SAMGONG_BASES = [1, 5, 20]  # coins per base A (RULES.md gives no schedule; our choice)
 SAMGONG_MODES = {  # mode -> (seats, fee %)
     "all_compare": (5, 5),
@@ -25,19 +28,20 @@ def money(unit: int) -> str:
 def load(apps, schema_editor):
     StakeLevel = apps.get_model("tables", "StakeLevel")
     sort = 0
-    for unit, commission, min_buy_in in THIRTEEN:
+    for level in STAKE_LEVELS:
         sort += 1
+        unit = level["unit"]
         StakeLevel.objects.update_or_create(
             game="thirteen", mode="", unit=unit,
-            defaults=dict(name=f"十三张 {money(unit)}", commission_percent=commission, min_buy_in=min_buy_in * C,
-                          min_table_money=5 * unit, seats=4, sort=sort),
+            defaults=dict(name=f"十三张 {money(unit)}", commission_percent=level["commission_percent"],
+                          min_buy_in=level["min_buy_in"], min_table_money=5 * unit, seats=4, sort=sort),
         )
-    for base in TRIO_BASES:
+    for base in BASES:
         sort += 1
         StakeLevel.objects.update_or_create(
-            game="thirteen_trio", mode="", unit=base * C,
-            defaults=dict(name=f"三人十三支 {base}", commission_percent=5, min_buy_in=30 * base * C,
-                          min_table_money=11 * base * C, seats=3, sort=sort),
+            game="thirteen_trio", mode="", unit=base,
+            defaults=dict(name=f"三人十三支 {base // C}", commission_percent=5, min_buy_in=30 * base,
+                          min_table_money=11 * base, seats=3, sort=sort),
         )
     for mode, (seats, fee) in SAMGONG_MODES.items():
         for base in SAMGONG_BASES:
