@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engine import cli
+from games.engine.cards import cards_str
 from games.engine.deck import commitment
 from games.engine.record import GENESIS, record_hash
 from games.engine.verify import verify_lines
@@ -69,7 +70,7 @@ def test_the_record_holds_the_whole_hand(live: Any) -> None:
     assert [p["user"] for p in body["players"]] == [u.pk for u in table.users]
     assert body["fairness"] == {"commitment": commitment(hand.server_seed), "server_seed": hand.server_seed,
                                 "client_seeds": []}
-    assert [s["cards"] for s in body["seats"]] == [s["cards"] for s in hand.state["seats"]]
+    assert [s["cards"] for s in body["seats"]] == [cards_str(s["cards"]) for s in hand.state["seats"]]
     logged = list(HandAction.objects.filter(hand=hand).order_by("seq"))
     assert [(a["seq"], a["auto"], a["seat"]) for a in body["actions"]] == [(a.seq, a.auto, a.seat) for a in logged]
     assert all(a["at"] for a in body["actions"])

@@ -1,21 +1,46 @@
 """三公 ``samgong`` (RULES.md section 3, seed 002): five modes behind one engine.
 
-The module follows games/engine/protocol.py; ``rules["mode"]`` in :func:`new_hand` picks
-``all_compare`` (通比), ``banker_bid`` (搶莊), ``banker_rotate`` (輪莊), ``pairwise``
-(兩兩比牌) or ``house`` (house-banked table). Submodules: ``rules`` (rule sets as data),
-``hands`` (evaluation, names, multipliers), ``poker3`` (house side bet), ``settle`` and
-``house`` (pure settlement), ``split`` (exact proportional splits), ``fair`` (seed-derived
-seat lotteries), ``machine`` / ``moves`` / ``views`` (the state machine), ``request``
-(:func:`score_request` for the command-line scorer).
+The package is the game's plug-in: it satisfies :class:`games.engine.protocol.GameEngine`.
+``rules["mode"]`` in :func:`new_hand` picks ``all_compare`` (通比), ``banker_bid`` (搶莊),
+``banker_rotate`` (輪莊), ``pairwise`` (兩兩比牌) or ``house`` (house-banked table).
+Submodules: ``rules`` (rule sets as data), ``hands`` (evaluation, names, multipliers),
+``poker3`` (house side bet), ``settle`` and ``house`` (pure settlement), ``split`` (exact
+proportional splits), ``fair`` (seed-derived seat lotteries), ``machine`` / ``moves`` /
+``view`` (the state machine), ``requests`` (:func:`score_request` for the command-line
+scorer), ``hooks`` (the platform hooks), ``bot`` (the bot's move), ``record`` (its part of
+the hand record).
 """
 
+from games.engine.samgong.bot import bot_move
 from games.engine.samgong.hands import HAND_NAMES, evaluate, hand_name, multiplier
+from games.engine.samgong.hooks import (
+    carry_after_removal,
+    carry_for,
+    deal_lines,
+    hand_label,
+    hidden_cards,
+    house_lines,
+    label,
+    modes,
+    name,
+    page,
+    player_limits,
+    presence_matters,
+    seat_roles,
+    set_running,
+    stake_rules,
+    start_problems,
+    table_lines,
+    text_fields,
+    text_variant,
+    void_on_outage,
+)
 from games.engine.samgong.machine import new_hand
-from games.engine.samgong.moves import apply, auto_action, deadline, legal_actions, on_deadline
+from games.engine.samgong.moves import apply, auto_action, deadline, legal_actions, on_deadline, suggestions
 from games.engine.samgong.record import check_deal, check_score, record_part, redact
-from games.engine.samgong.request import score_request
+from games.engine.samgong.requests import score_request
 from games.engine.samgong.rules import MODES, mode_defaults, resolve_rules
-from games.engine.samgong.views import carry_over, result, view
+from games.engine.samgong.view import carry_over, result, view
 
 __all__ = [
     "HAND_NAMES",
@@ -33,10 +58,32 @@ __all__ = [
     "multiplier",
     "new_hand",
     "on_deadline",
-    "record_part",
-    "redact",
     "resolve_rules",
     "result",
     "score_request",
     "view",
+    "bot_move",
+    "carry_after_removal",
+    "carry_for",
+    "deal_lines",
+    "hand_label",
+    "hidden_cards",
+    "house_lines",
+    "label",
+    "modes",
+    "name",
+    "page",
+    "player_limits",
+    "presence_matters",
+    "record_part",
+    "redact",
+    "seat_roles",
+    "set_running",
+    "stake_rules",
+    "start_problems",
+    "suggestions",
+    "table_lines",
+    "text_fields",
+    "text_variant",
+    "void_on_outage",
 ]

@@ -1,11 +1,13 @@
 """十三张 ``thirteen``: 2-4 players, 13 cards each, three rows (RULES.md section 1).
 
-The engine follows :mod:`games.engine.protocol`; ``score_request`` / ``arrange_request``
-serve ``python -m games score|arrange``. The automatic arrangement lives in
+The package is the game's plug-in: it satisfies :class:`games.engine.protocol.GameEngine`
+(the state machine of ``engine`` and ``view``, the platform hooks of ``hooks``, the bot's move of
+``bot``, its part of the hand record in ``record``); ``score_request`` / ``arrange_request``
+(``requests``) serve ``python -m games score|arrange``. The automatic arrangement lives in
 :mod:`games.engine.thirteen.arrange` (not re-exported, so the module name stays free).
 """
 
-from games.engine.thirteen.api import arrange_request, score_request
+from games.engine.thirteen.bot import bot_move
 from games.engine.thirteen.engine import (
     apply,
     auto_action,
@@ -16,12 +18,35 @@ from games.engine.thirteen.engine import (
     on_deadline,
     result,
     suggestions,
-    view,
 )
 from games.engine.thirteen.hands import deal
+from games.engine.thirteen.hooks import (
+    carry_after_removal,
+    carry_for,
+    deal_lines,
+    hand_label,
+    hidden_cards,
+    house_lines,
+    label,
+    modes,
+    name,
+    page,
+    player_limits,
+    presence_matters,
+    seat_roles,
+    set_running,
+    stake_rules,
+    start_problems,
+    table_lines,
+    text_fields,
+    text_variant,
+    void_on_outage,
+)
 from games.engine.thirteen.naturals import NATURALS, best_natural
 from games.engine.thirteen.record import check_deal, check_score, record_part, redact
-from games.engine.thirteen.stakes import DEFAULT_RULES, STAKE_LEVELS, eligible, game_rules
+from games.engine.thirteen.requests import arrange_request, score_request
+from games.engine.thirteen.rules import DEFAULT_RULES, STAKE_LEVELS, eligible, resolve_rules
+from games.engine.thirteen.view import view
 
 __all__ = [
     "DEFAULT_RULES",
@@ -31,20 +56,41 @@ __all__ = [
     "arrange_request",
     "auto_action",
     "best_natural",
+    "bot_move",
+    "carry_after_removal",
+    "carry_for",
     "carry_over",
     "check_deal",
     "check_score",
     "deadline",
     "deal",
+    "deal_lines",
     "eligible",
-    "game_rules",
+    "hand_label",
+    "hidden_cards",
+    "house_lines",
+    "label",
     "legal_actions",
+    "modes",
+    "name",
     "new_hand",
     "on_deadline",
+    "page",
+    "player_limits",
+    "presence_matters",
     "record_part",
     "redact",
+    "resolve_rules",
     "result",
     "score_request",
+    "seat_roles",
+    "set_running",
+    "stake_rules",
+    "start_problems",
     "suggestions",
+    "table_lines",
+    "text_fields",
+    "text_variant",
     "view",
+    "void_on_outage",
 ]

@@ -183,45 +183,6 @@ def auto_action(state: State, seat: int) -> Action:
     return {"type": "declare" if best["declare"] else "arrange", **rows}
 
 
-def _shown(submission: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A submission as views show it: its rows as card strings."""
-    if submission is None:
-        return None
-    return {k: cards_str(v) if k in ROWS else v for k, v in submission.items()}
-
-
-def view(state: State, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` may see: its own cards and submission; everyone's once settled."""
-    settled = state["phase"] == "settled"
-    seats = []
-    for i, s in enumerate(state["seats"]):
-        visible = settled or i == seat
-        seats.append(
-            {
-                "player": s["player"],
-                "stack": s["stack"],
-                "submitted": s["submission"] is not None,
-                "cards": cards_str(s["cards"]) if visible else None,
-                "submission": _shown(s["submission"]) if visible else None,
-            }
-        )
-    return {
-        "game": GAME,
-        "phase": state["phase"],
-        "phase_seq": state["phase_seq"],
-        "deadline": deadline(state),
-        "dealer": state["dealer"],
-        "unit": state["rules"]["unit"],
-        "commitment": state["commitment"],
-        "server_seed": state["server_seed"] if settled else None,
-        "client_seeds": list(state["client_seeds"]),
-        "you": seat,
-        "seats": seats,
-        "legal_actions": legal_actions(state, seat) if seat is not None else [],
-        "result": copy.deepcopy(state["result"]),
-    }
-
-
 def result(state: State) -> dict[str, Any] | None:
     """The settlement (RULES.md "Money"): units, coins, commission, house, fouls, naturals,
     pair details; ``sum(coins) + house == 0``. None before settlement."""

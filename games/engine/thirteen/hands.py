@@ -1,7 +1,7 @@
 """Dealing, submissions and settlement of one ``thirteen`` game (RULES.md section 1).
 
 These helpers are shared by the state machine (:mod:`games.engine.thirteen.engine`) and
-the command-line requests (:mod:`games.engine.thirteen.api`).
+the command-line requests (:mod:`games.engine.thirteen.requests`).
 """
 
 from __future__ import annotations

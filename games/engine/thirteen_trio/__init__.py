@@ -1,7 +1,9 @@
 """三人十三支 ``thirteen_trio``: the engine of RULES.md section 2 (seed 003).
 
-The package follows games/engine/protocol.py (``new_hand`` … ``carry_over``) and adds
-:func:`void` for games interrupted by our own servers, the table-minimum helpers
+The package is the game's plug-in: it satisfies :class:`games.engine.protocol.GameEngine`
+(the state machine ``new_hand`` … ``carry_over``, the platform hooks of
+:mod:`games.engine.thirteen_trio.hooks`, the bot's move) and adds :func:`void` for games
+interrupted by our own servers, the table-minimum helpers
 (:func:`game_minimum`, :func:`set_minimum`, :func:`check_start`, :func:`end_set`) and the
 command-line requests :func:`score_request` and :func:`arrange_request`.
 """
@@ -9,6 +11,7 @@ command-line requests :func:`score_request` and :func:`arrange_request`.
 from __future__ import annotations
 
 from games.engine.thirteen_trio.arrange import arrange
+from games.engine.thirteen_trio.bot import bot_move
 from games.engine.thirteen_trio.engine import (
     apply,
     auto_action,
@@ -21,6 +24,28 @@ from games.engine.thirteen_trio.engine import (
     suggestions,
     void,
 )
+from games.engine.thirteen_trio.hooks import (
+    carry_after_removal,
+    carry_for,
+    deal_lines,
+    hand_label,
+    hidden_cards,
+    house_lines,
+    label,
+    modes,
+    name,
+    page,
+    player_limits,
+    presence_matters,
+    seat_roles,
+    set_running,
+    stake_rules,
+    start_problems,
+    table_lines,
+    text_fields,
+    text_variant,
+    void_on_outage,
+)
 from games.engine.thirteen_trio.record import check_deal, check_score, record_part, redact
 from games.engine.thirteen_trio.requests import arrange_request, score_request
 from games.engine.thirteen_trio.rules import (
@@ -29,6 +54,7 @@ from games.engine.thirteen_trio.rules import (
     check_start,
     end_set,
     game_minimum,
+    resolve_rules,
     set_minimum,
 )
 from games.engine.thirteen_trio.view import view
@@ -50,12 +76,34 @@ __all__ = [
     "legal_actions",
     "new_hand",
     "on_deadline",
-    "record_part",
-    "redact",
     "result",
     "score_request",
     "suggestions",
     "set_minimum",
     "view",
     "void",
+    "bot_move",
+    "carry_after_removal",
+    "carry_for",
+    "deal_lines",
+    "hand_label",
+    "hidden_cards",
+    "house_lines",
+    "label",
+    "modes",
+    "name",
+    "page",
+    "player_limits",
+    "presence_matters",
+    "record_part",
+    "redact",
+    "resolve_rules",
+    "seat_roles",
+    "set_running",
+    "stake_rules",
+    "start_problems",
+    "table_lines",
+    "text_fields",
+    "text_variant",
+    "void_on_outage",
 ]

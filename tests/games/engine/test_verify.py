@@ -56,7 +56,7 @@ def _choose(game: str, engine: Any, state: dict[str, Any], seat: int, rng: rando
     if rng.random() < 0.5:
         return dict(engine.auto_action(state, seat))
     if game == "thirteen":
-        return {"type": "arrange", **_random_rows(list(state["seats"][seat]["cards"]), rng, 13)}
+        return {"type": "arrange", **_random_rows(cards_str(state["seats"][seat]["cards"]), rng, 13)}
     if game == "thirteen_trio":
         return {"type": "arrange", **_random_rows(cards_str(state["seats"][seat]["cards"]), rng, 13)}
     legal = engine.legal_actions(state, seat)

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from games.engine.thirteen import api, arrange, hands, money, naturals, rules, scoring
-from games.engine.thirteen.api import score_request
+from games.engine.thirteen import arrange, hands, money, naturals, requests, rules, scoring
 from games.engine.thirteen.money import commissions, settle_coins, trim_transfers
+from games.engine.thirteen.requests import score_request
 from games.engine.thirteen.scoring import comparison_order, declared_hand, pair_units, row_value
 from tests.games.engine.thirteen.helpers import SEED_ABCD, declared, hand, seat
 
@@ -221,5 +221,5 @@ def test_score_request_coins_take_commission_at_the_given_rate() -> None:
 
 
 def test_the_doctests_hold() -> None:
-    for module in (api, arrange, hands, money, naturals, rules, scoring):
+    for module in (arrange, hands, money, naturals, requests, rules, scoring):
         assert doctest.testmod(module).failed == 0, module.__name__

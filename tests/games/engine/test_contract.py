@@ -1,0 +1,180 @@
+"""Every registered game is one plug-in: its package satisfies games/engine/protocol.py.
+
+Nothing here names a game: a fourth one added to the registry is held to the same contract —
+every member present with the protocol's signature, labels that are translated, a table
+template, and hooks that behave on a fresh hand played to settlement in every mode.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import random
+import shutil
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import polib
+import pytest
+
+from games.engine.deck import commitment
+from games.engine.protocol import GameEngine, StakeTerms, Voidable
+from games.engine.record import player_copy, record_body
+from games.engine.registry import GAMES, engine_for, games
+
+REPO = Path(__file__).resolve().parents[3]
+CATALOGUES = [REPO / "locale" / lang / "LC_MESSAGES" / "django.po" for lang in ("zh_Hans", "zh_Hant")]
+DATA = {"name": str, "label": str, "modes": Mapping, "page": str, "presence_matters": bool,
+        "void_on_outage": bool, "hidden_cards": int, "text_fields": tuple}
+NOW = 1_700_000_000.0
+RICH = 10**7
+
+ENGINES = games()
+CASES = [(engine, mode) for engine in ENGINES for mode in engine.modes]
+
+
+def ids(engine: Any) -> str:
+    return str(engine.name)
+
+
+def members(protocol: type) -> list[str]:
+    return sorted(n for n in vars(protocol) if not n.startswith("_") and n not in {"register"})
+
+
+def translated_msgids() -> list[set[str]]:
+    return [{e.msgid for e in polib.pofile(str(po)) if e.msgstr and not e.obsolete} for po in CATALOGUES]
+
+
+def test_the_registry_lists_every_game_once_in_order() -> None:
+    assert len(set(GAMES)) == len(GAMES) and [e.name for e in ENGINES] == list(GAMES)
+    assert all(engine_for(game) is engine for game, engine in zip(GAMES, ENGINES, strict=True))
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=ids)
+def test_the_package_has_every_member_of_the_protocol(engine: Any) -> None:
+    assert isinstance(engine, GameEngine)
+    for name in members(GameEngine):
+        value = getattr(engine, name)
+        if name in DATA:
+            assert isinstance(value, DATA[name]), name
+            continue
+        assert callable(value), name
+        wanted = [p for p in inspect.signature(getattr(GameEngine, name)).parameters.values() if p.name != "self"]
+        got = list(inspect.signature(value).parameters.values())
+        assert [(p.name, p.kind) for p in got[: len(wanted)]] == [(p.name, p.kind) for p in wanted], name
+        assert all(p.default is not inspect.Parameter.empty for p in got[len(wanted):]), name
+    if engine.void_on_outage:
+        assert isinstance(engine, Voidable) and callable(engine.void)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=ids)
+def test_labels_are_set_translated_and_the_page_exists(engine: Any) -> None:
+    labels = [engine.label, *engine.modes.values()]
+    assert engine.modes and all(isinstance(label, str) and label.strip() for label in labels)
+    assert all(isinstance(code, str) for code in engine.modes)
+    for msgids in translated_msgids():
+        assert set(labels) <= msgids
+    assert (REPO / "templates" / "tables" / f"table_{engine.page}.html").is_file()
+    assert engine.hidden_cards > 0 and all(isinstance(f, str) for f in engine.text_fields)
+
+
+@pytest.mark.skipif(shutil.which("xgettext") is None, reason="needs xgettext (GNU gettext)")
+def test_makemessages_extracts_the_labels_from_the_engines(tmp_path: Path) -> None:
+    sources = sorted(str(p.relative_to(REPO)) for p in (REPO / "games" / "engine").rglob("*.py"))
+    out = tmp_path / "engine.pot"
+    subprocess.run(["xgettext", "--language=Python", "--from-code=UTF-8", "--keyword=gettext_noop",
+                    "--output", str(out), *sources], cwd=REPO, check=True)
+    extracted = {e.msgid for e in polib.pofile(str(out))}
+    for engine in ENGINES:
+        assert {engine.label, *engine.modes.values()} <= extracted
+
+
+def terms_for(mode: str) -> StakeTerms:
+    """A stake level any game can be dealt at: unit 1.00 coin, 5 % commission, minimums in units."""
+    return {"unit": 100, "commission_percent": 5, "min_buy_in": 3000, "min_table_money": 100, "mode": mode,
+            "seats": 6, "rules": {}}
+
+
+def play(engine: Any, rules: dict[str, Any], n: int, carry: dict[str, Any] | None, seed: str) -> tuple[Any, list]:
+    """One hand to settlement: each seat with something to do plays the bot's move (checked
+    against the engine), else the phase times out."""
+    rng, actions = random.Random(seed), []
+    state = engine.new_hand(rules=rules, seats=[{"player": f"p{i}", "stack": RICH} for i in range(n)],
+                            carry=carry, server_seed=seed, now=NOW)
+    for _ in range(200):
+        if engine.result(state) is not None:
+            return state, actions
+        seat = next((s for s in range(n) if engine.legal_actions(state, s)), None)
+        move = None if seat is None else engine.bot_move(engine.view(state, seat), rng)
+        if seat is not None and move is not None:
+            assert isinstance(engine.suggestions(state, seat), list)
+            state, _events = engine.apply(state, seat, move, now=NOW)
+            actions.append({"seat": seat, "auto": False, "action": move})
+        else:
+            state, events = engine.on_deadline(state, now=engine.deadline(state))
+            actions += [{"seat": e.get("seat"), "auto": True, "action": e} for e in events if e.get("auto")]
+    raise AssertionError("the hand did not settle")
+
+
+def record(engine: Any, state: dict[str, Any], actions: list, seed: str, lines: dict[str, int]) -> dict[str, Any]:
+    n = len(state["seats"])
+    return record_body(
+        game=engine.name, hand={"id": 1, "table": 1, "number": 1}, state=state, result=engine.result(state),
+        players=[{"seat": i, "table_seat": i, "user": i + 1, "name": f"P{i}"} for i in range(n)],
+        fairness={"commitment": commitment(seed), "server_seed": seed, "client_seeds": []},
+        actions=[{**a, "seq": i + 1, "at": "2026-01-01T00:00:00+00:00"} for i, a in enumerate(actions)],
+        house_lines=lines, ledger_transaction=None, chain={"seq": 1, "prev": None},
+    )
+
+
+@pytest.mark.parametrize(("engine", "mode"), CASES, ids=[f"{e.name}-{m or 'standard'}" for e, m in CASES])
+def test_the_hooks_behave_on_a_fresh_hand(engine: Any, mode: str) -> None:
+    terms = terms_for(mode)
+    rules = engine.stake_rules(terms)
+    assert isinstance(rules, dict) and engine.stake_rules({**terms, "rules": {"x": 1}})["x"] == 1
+    low, high = engine.player_limits(rules, terms["seats"])
+    assert 1 <= low <= high <= terms["seats"]
+    assert engine.start_problems(rules, [RICH] * high, None, terms["min_table_money"]) == []
+    problems = engine.start_problems(rules, [0] + [RICH] * (high - 1), None, terms["min_table_money"])
+    assert [p["seat"] for p in problems] == [0] and set(problems[0]) == {"seat", "reason", "stack", "minimum"}
+
+    seed = hashlib.sha256(f"{engine.name}/{mode}".encode()).hexdigest()
+    state, actions = play(engine, rules, high, None, seed)
+    result = engine.result(state)
+    lines = engine.house_lines(result)
+    assert all(isinstance(v, int) and v for v in lines.values())
+    assert sum(result["coins"]) + sum(lines.values()) == 0
+
+    users = list(range(1, high + 1))
+    saved = {"engine": engine.carry_over(state), "players": users}
+    carry = engine.carry_for(saved, users)
+    assert carry == saved["engine"] and engine.carry_for(None, users) is None
+    assert isinstance(engine.set_running(saved, users[0]), bool) and engine.set_running(None, users[0]) is False
+    assert isinstance(engine.carry_after_removal(dict(saved)), dict)
+    play(engine, rules, high, carry, seed[::-1])  # the carry-over deals the next hand
+
+    rec = record(engine, state, actions, seed, lines)
+    assert isinstance(engine.record_part(state), dict)
+    assert engine.check_deal(rec) == [] and engine.check_score(rec) == []
+    assert all(isinstance(f, str) for f in engine.redact(dict(rec), 0))
+    assert player_copy(rec, 0)["view"]["seat"] == 0
+    assert isinstance(engine.text_variant(rec), str) and engine.text_variant(rec)
+    assert all(isinstance(line, str) for line in engine.deal_lines(rec) + engine.table_lines(rec))
+    roles = [role for i in range(high) for role in engine.seat_roles(rec, i)]
+    for msgids in translated_msgids():
+        assert set(roles) <= msgids
+    assert all(engine.hand_label(rec, i) is None or isinstance(engine.hand_label(rec, i), str) for i in range(high))
+
+
+@pytest.mark.parametrize("engine", [e for e in ENGINES if e.void_on_outage], ids=ids)
+def test_a_voidable_hand_voids_to_zero(engine: Any) -> None:
+    mode = next(iter(engine.modes))
+    rules = engine.stake_rules(terms_for(mode))
+    n = engine.player_limits(rules, 6)[1]
+    state = engine.new_hand(rules=rules, seats=[{"player": f"p{i}", "stack": RICH} for i in range(n)], carry=None,
+                            server_seed="ab" * 32, now=NOW)
+    voided, _events = engine.void(state)
+    result = engine.result(voided)
+    assert result["coins"] == [0] * n and engine.house_lines(result) == {}
