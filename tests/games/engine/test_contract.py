@@ -7,7 +7,9 @@ template, and hooks that behave on a fresh hand played to settlement in every mo
 
 from __future__ import annotations
 
+import doctest
 import hashlib
+import importlib
 import inspect
 import random
 import shutil
@@ -50,6 +52,15 @@ def translated_msgids() -> list[set[str]]:
 def test_the_registry_lists_every_game_once_in_order() -> None:
     assert len(set(GAMES)) == len(GAMES) and [e.name for e in ENGINES] == list(GAMES)
     assert all(engine_for(game) is engine for game, engine in zip(GAMES, ENGINES, strict=True))
+
+
+@pytest.mark.parametrize(
+    "module", ["games.engine.defaults", "games.engine.labels", "games.engine.registry",
+               *[f"{engine.__name__}.hooks" for engine in ENGINES]],
+)
+def test_the_worked_examples_of_the_registry_and_the_hooks_hold(module: str) -> None:
+    failures, tried = doctest.testmod(importlib.import_module(module))
+    assert tried > 0 and failures == 0
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=ids)
