@@ -1,4 +1,4 @@
-"""Cards (RULES.md, "Card notation everywhere").
+"""Cards (docs/RULES.md, "Card notation everywhere").
 
 A card is an ``int`` in ``0..51``: ``rank * 4 + suit``.
 

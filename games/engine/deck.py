@@ -1,4 +1,4 @@
-"""Provably fair deck (ARCHITECTURE.md "Shuffles are provably fair"; docs/FAIRNESS.md).
+"""Provably fair deck (docs/ARCHITECTURE.md "Shuffles are provably fair"; docs/FAIRNESS.md).
 
 1. The server draws a 32-byte seed with :mod:`secrets` and publishes
    ``commitment = SHA-256(seed bytes)`` (hex) before the deal.

@@ -30,7 +30,7 @@ def house_lines(result: Mapping[str, Any]) -> dict[str, int]:
 
 
 def below_table_minimum(stacks: Sequence[int], minimum: int) -> list[dict[str, Any]]:
-    """Seats holding less than the stake level's minimum table money (RULES.md "Money")."""
+    """Seats holding less than the stake level's minimum table money (docs/RULES.md "Money")."""
     return [
         {"seat": i, "reason": "below_table_minimum", "stack": stack, "minimum": minimum}
         for i, stack in enumerate(stacks)

@@ -1,8 +1,8 @@
-"""Five- and three-card row evaluation (RULES.md section 1, "5-card categories" and
+"""Five- and three-card row evaluation (docs/RULES.md section 1, "5-card categories" and
 "Ties inside a category"; section 2, "No suits are compared").
 
 :func:`rank5` and :func:`rank3` return an ``int`` key; a higher key is a better row, and
-both functions share ONE key space, so the foul check of RULES.md ("back ≥ middle ≥
+both functions share ONE key space, so the foul check of docs/RULES.md ("back ≥ middle ≥
 front ... equal is allowed") is literally ``rank3(front) <= rank5(middle) <= rank5(back)``.
 
 Key layout (26 bits)::
@@ -15,7 +15,7 @@ unused nibbles are 0. A three-card front therefore fills only the first nibbles,
 is exactly "the front's kickers against the middle's highest kickers; equal is not a
 foul": padding 0 never makes the front bigger. A straight or straight flush stores only
 its top card (5 for the wheel A-2-3-4-5). ``suit`` (0 = ♦ .. 3 = ♠) is filled only with
-``suits=True`` and only for the categories whose ties RULES.md breaks by suit: flush
+``suits=True`` and only for the categories whose ties docs/RULES.md breaks by suit: flush
 (suit of the highest card), straight and straight flush (suit of the top card).
 
 >>> from games.engine.cards import parse_cards
@@ -157,7 +157,7 @@ PLAIN5, FLUSH5, PLAIN3 = _build()
 
 
 def rank5(cards: Sequence[int], *, suits: bool) -> int:
-    """Key of a 5-card row (RULES.md "5-card categories", "Ties inside a category").
+    """Key of a 5-card row (docs/RULES.md "5-card categories", "Ties inside a category").
 
     ``suits=True`` (thirteen) breaks flush ties by the suit of the highest card and
     straight / straight flush ties by the suit of the top card; ``suits=False``
@@ -182,7 +182,7 @@ def rank5(cards: Sequence[int], *, suits: bool) -> int:
 
 
 def rank3(cards: Sequence[int], *, suits: bool) -> int:
-    """Key of a 3-card front (RULES.md: "only high card, pair or trips").
+    """Key of a 3-card front (docs/RULES.md: "only high card, pair or trips").
 
     Suits never matter for a front; ``suits`` is accepted so callers can pass the
     game's setting uniformly.
@@ -214,7 +214,7 @@ def key_suit(key: int) -> int:
 
 
 def is_royal(key: int) -> bool:
-    """An ace-high straight flush (RULES.md bonus row "royal flush")."""
+    """An ace-high straight flush (docs/RULES.md bonus row "royal flush")."""
     return category(key) == STRAIGHT_FLUSH and key_ranks(key)[0] == _ACE
 
 

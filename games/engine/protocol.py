@@ -1,4 +1,4 @@
-"""The contract every game engine package follows (ARCHITECTURE.md "Engines").
+"""The contract every game engine package follows (docs/ARCHITECTURE.md "Engines").
 
 A game is a package (``games.engine.thirteen``, ``games.engine.thirteen_trio``,
 ``games.engine.samgong``) whose module object satisfies :class:`GameEngine`: the state
@@ -14,7 +14,7 @@ mutate their input: ``apply`` returns a new state. Time is passed in (``now``, s
 the epoch as ``float``); engines never read clocks. Randomness comes only from the server
 seed (``games.engine.deck``) or, for bots, the ``rng`` they are given.
 
-Seats are hand-local indices ``0..n-1`` running clockwise (RULES.md intro).
+Seats are hand-local indices ``0..n-1`` running clockwise (docs/RULES.md intro).
 Money is ``int`` minor units (coins with 2 decimals: 0.50 is 50).
 
 Common state keys: ``game``, ``phase`` (str), ``phase_seq`` (int, +1 at every phase change;
@@ -38,7 +38,7 @@ Record = Mapping[str, Any]
 
 
 class StakeTerms(TypedDict):
-    """A stake level's fields as plain data (RULES.md "Stake levels"): ``unit`` is the coin
+    """A stake level's fields as plain data (docs/RULES.md "Stake levels"): ``unit`` is the coin
     value of one unit, one 墩 or one base, in minor units; ``rules`` its own rule overrides."""
 
     unit: int

@@ -109,7 +109,7 @@ def seal(body: Mapping[str, Any]) -> tuple[str, str]:
 
 
 def player_copy(body: Mapping[str, Any], seat: int) -> dict[str, Any]:
-    """The record as the player at hand seat ``seat`` may see it (RULES.md section 2, ``view``).
+    """The record as the player at hand seat ``seat`` may see it (docs/RULES.md section 2, ``view``).
 
     The game's ``redact`` hides what that player never saw (in the trio the opponents'
     unused cards and the seed that would re-deal them; every other game reveals everything

@@ -1,4 +1,4 @@
-"""Which games exist (RULES.md sections 1-3): the only place in the project that names them.
+"""Which games exist (docs/RULES.md sections 1-3): the only place in the project that names them.
 
 Each game is one engine package satisfying :class:`games.engine.protocol.GameEngine`; adding a
 game is its package, its table template and one entry in :data:`GAMES`. Packages are imported

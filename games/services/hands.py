@@ -1,4 +1,4 @@
-"""Hands: deal, apply one action, time out, advance to settlement (ARCHITECTURE.md "Data flow").
+"""Hands: deal, apply one action, time out, advance to settlement (docs/ARCHITECTURE.md "Data flow").
 
 Every function here locks the table row, then the hand row, runs one engine step and stores
 what the engine returns through the store; a finished hand goes to the settlement and the

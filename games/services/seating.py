@@ -1,4 +1,4 @@
-"""Seating: join with a buy-in, top up, sit out, come back, leave (RULES.md "Money").
+"""Seating: join with a buy-in, top up, sit out, come back, leave (docs/RULES.md "Money").
 
 Coins move only through the wallet services: a buy-in moves coins from the player's wallet to
 the seat's table money (escrow, keyed by the table's ``wallet_ref``), leaving moves them back.

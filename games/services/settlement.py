@@ -1,5 +1,5 @@
 """Settlement at showdown: one idempotent wallet transaction per hand, the hand's record, and
-the cash-outs of seats that asked to leave (RULES.md "Money").
+the cash-outs of seats that asked to leave (docs/RULES.md "Money").
 
 Called by the actions with the table and hand rows locked; below it are only the wallet, the
 history and the adapters. Scheduling the next deal is the caller's job.
@@ -36,7 +36,7 @@ def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
     """
     deltas, lines = _deltas(hand, result), house_lines(hand.game, result)
     if result.get("void"):
-        # A game our own outage interrupted: stakes returned, nothing moves (RULES.md section 2).
+        # A game our own outage interrupted: stakes returned, nothing moves (docs/RULES.md section 2).
         hand.status = Hand.Status.VOIDED
     else:
         tx = wallet.wallet_settle_hand(

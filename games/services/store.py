@@ -1,5 +1,5 @@
 """The live-play store, the bottom of the services: locking a table, loading and saving a
-hand's state, the action log and the table's version (ARCHITECTURE.md "Data flow").
+hand's state, the action log and the table's version (docs/ARCHITECTURE.md "Data flow").
 
 Everything above (the actions in ``hands``, ``seating``, ``presence``, ``sweeper`` and the
 ``settlement``) changes a table through these functions, with the table row locked first.

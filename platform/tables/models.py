@@ -1,4 +1,4 @@
-"""Stake levels, tables and seats (RULES.md "Stake levels", "Money", each game's minimums)."""
+"""Stake levels, tables and seats (docs/RULES.md "Stake levels", "Money", each game's minimums)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Every string the lobby and table scripts show, translated for the page's language.
 
 The pages pass them to the browser as one JSON script tag (``json_script``); ``{name}`` marks a
-value the script fills in. Game terms are the players' own words (RULES.md, seeds).
+value the script fills in. Game terms are the players' own words (docs/RULES.md, seeds).
 """
 
 from __future__ import annotations

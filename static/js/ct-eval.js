@@ -1,6 +1,6 @@
 /* Row evaluation in the browser, for live labels and the foul warning.
  *
- * A port of games/engine/poker.py (RULES.md section 1 "5-card categories", "Ties inside a
+ * A port of games/engine/poker.py (docs/RULES.md section 1 "5-card categories", "Ties inside a
  * category"; section 2 "No suits are compared"): rank5 / rank3 return an integer key in ONE key
  * space, so a hand is fouled exactly when !(front <= middle <= back). The server stays the
  * judge; the browser tests compare these keys with the engine's on random rows.
@@ -85,7 +85,7 @@
   function topRank(key) { return Math.floor(key / (1 << 18)) & 15; }
   function isRoyal(key) { return category(key) === STRAIGHT_FLUSH && topRank(key) === ACE; }
 
-  /* Whether rows {front, middle, back} are fouled (RULES.md: back >= middle >= front). */
+  /* Whether rows {front, middle, back} are fouled (docs/RULES.md: back >= middle >= front). */
   function isFoul(rows, suits) {
     var f = rank3(rows.front), m = rank5(rows.middle, suits), b = rank5(rows.back, suits);
     return !(f <= m && m <= b);

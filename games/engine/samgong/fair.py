@@ -1,4 +1,4 @@
-"""Seat lotteries derived from the hand's server seed (RULES.md `banker_bid`, `banker_rotate`).
+"""Seat lotteries derived from the hand's server seed (docs/RULES.md `banker_bid`, `banker_rotate`).
 
 "Random" banker picks (a bidding tie, nobody bidding, the first seat offered the bank in
 ``banker_rotate``, everybody declining) must be reproducible from the revealed seed like

@@ -1,4 +1,4 @@
-"""三公 hand evaluation (RULES.md section 3: card points, single-card order, rankings).
+"""三公 hand evaluation (docs/RULES.md section 3: card points, single-card order, rankings).
 
 Card points: A = 1, 2–9 face value, 10 J Q K = 0; a hand's points are the sum mod 10.
 Single-card order K > Q > J > 10 > 9 > … > 2 > A, then suit ♠ > ♥ > ♣ > ♦.
@@ -94,7 +94,7 @@ def check_hand(cards: Any, field: str = "cards") -> list[int]:
 
 
 def evaluate(cards: Sequence[int], ranking: str) -> Key:
-    """Comparable key of a 3-card hand under ``classic`` or ``tiers`` (RULES.md section 3).
+    """Comparable key of a 3-card hand under ``classic`` or ``tiers`` (docs/RULES.md section 3).
 
     ``classic``: 至尊 (333) > 大三公 (other trips, K high … A low) > 三公 (three face cards)
     > 9 … 0; 三公 ties by the highest face card then its suit; point ties by more face
@@ -137,9 +137,9 @@ def hand_name(key: Key, ranking: str) -> str:
 
 
 def multiplier(key: Key, ranking: str, table: dict[str, int] | None = None) -> int:
-    """Hand multiplier (RULES.md: 0–6 ×1, 7–9 ×2, then ×3, ×4, ×5 up the 三公 categories).
+    """Hand multiplier (docs/RULES.md: 0–6 ×1, 7–9 ×2, then ×3, ×4, ×5 up the 三公 categories).
 
-    ``table`` is a room's multiplier table (``rules["multipliers"]``); default RULES.md's.
+    ``table`` is a room's multiplier table (``rules["multipliers"]``); default docs/RULES.md's.
 
     >>> from games.engine.cards import parse_cards
     >>> multiplier(evaluate(parse_cards(["3s", "3h", "3d"]), "classic"), "classic")
@@ -159,6 +159,6 @@ def is_sangong(key: Key) -> bool:
 
 
 def house_key(key: Key) -> Key:
-    """Category and points only (RULES.md `house`): trips ranks still compare, two
+    """Category and points only (docs/RULES.md `house`): trips ranks still compare, two
     混三公 tie, equal points tie."""
     return key[:2] if key[0] >= 11 else key[:1]

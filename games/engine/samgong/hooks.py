@@ -1,6 +1,6 @@
 """What the platform asks ``samgong`` about (games/engine/protocol.py): its names and five modes,
 how a stake level becomes rules, how many players a mode seats, and how its hand records are
-shown (RULES.md section 3).
+shown (docs/RULES.md section 3).
 
 >>> stake_rules({"unit": 100, "commission_percent": 5, "min_buy_in": 2000, "min_table_money": 500,
 ...              "mode": "all_compare", "seats": 6, "rules": {}})

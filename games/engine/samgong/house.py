@@ -1,4 +1,4 @@
-"""The house-banked table (RULES.md `house`): one 閒 hand against one 莊 hand.
+"""The house-banked table (docs/RULES.md `house`): one 閒 hand against one 莊 hand.
 
 Every seated player may stake any set of five bets, in minor units, the house being the
 counterparty: ``player`` (閒贏, 1:1), ``banker`` (閒輸, 1:1), ``tie`` (和, 1:8), ``sangong``
@@ -11,7 +11,7 @@ banker bets push. A ``player`` win with a 6-point 閒 hand, or a ``banker`` win 
 Half pays: by default (``even_main_bets``) the player and banker bets must be even
 minor units, so half a stake is exact. A room that turns this off gets half a stake
 rounded down (``stake // 2``): the odd coin stays with the house, which is the bet's
-counterparty (RULES.md intro: house shares are rounded down; here the house is not
+counterparty (docs/RULES.md intro: house shares are rounded down; here the house is not
 taking a share, it is paying one, and pays no fraction of a coin).
 
 A seat's stakes together may not exceed its table money, so it never loses more than it

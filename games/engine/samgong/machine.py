@@ -1,4 +1,4 @@
-"""The 三公 state machine: starting a hand and moving between phases (RULES.md section 3).
+"""The 三公 state machine: starting a hand and moving between phases (docs/RULES.md section 3).
 
 Phases per mode (``settled`` ends every hand):
 
@@ -112,7 +112,7 @@ def _start_house(state: State, now: float, events: list[Event]) -> None:
 
 def _start_banker_bid(state: State, now: float, events: list[Event]) -> None:
     """2 face-up cards every hand; the bank is kept while the carry says so and the
-    banker is still seated (RULES.md `banker_bid`)."""
+    banker is still seated (docs/RULES.md `banker_bid`)."""
     carry = state["carry_in"] or {}
     kept = _seat_of(state, carry.get("banker_player")) if carry.get("keep_bank") else None
     deal(state, 0 if kept is None else kept, 2, events)
@@ -156,7 +156,7 @@ def set_banker(state: State, seat: int, how: str, now: float, events: list[Event
 
 def pick_bidder(state: State) -> tuple[int, str]:
     """搶莊: the bidder with the most table money; a tie or no bidder is drawn from the
-    ``banker`` lottery (RULES.md `banker_bid`)."""
+    ``banker`` lottery (docs/RULES.md `banker_bid`)."""
     bidders = [s for s, bid in enumerate(state["bids"]) if bid]
     if not bidders:
         return first_in(state["lots"]["banker"], range(seat_count(state))), "random"

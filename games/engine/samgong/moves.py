@@ -1,5 +1,5 @@
 """Player moves, timeouts and auto-play (protocol ``legal_actions`` / ``apply`` /
-``deadline`` / ``on_deadline`` / ``auto_action`` / ``suggestions``; RULES.md section 3).
+``deadline`` / ``on_deadline`` / ``auto_action`` / ``suggestions``; docs/RULES.md section 3).
 
 Actions: ``{"type": "bid"}`` / ``{"type": "pass"}`` (搶莊), ``{"type": "accept"}`` /
 ``{"type": "decline"}`` (輪莊 offer), ``{"type": "bet", "multiplier": X}`` (bet multiplier,

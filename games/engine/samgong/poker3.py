@@ -1,4 +1,4 @@
-"""The house table's side bet: the player hand read as 3-card poker (RULES.md `house`).
+"""The house table's side bet: the player hand read as 3-card poker (docs/RULES.md `house`).
 
 Categories, best first: straight flush, trips, straight, flush, pair. Aces play high or
 low, but a straight never wraps: A-2-3 and Q-K-A are straights, K-A-2 is not.

@@ -1,4 +1,4 @@
-"""三公's part of the hand record (docs/HAND_HISTORY.md; RULES.md section 3): cards, bets and
+"""三公's part of the hand record (docs/HAND_HISTORY.md; docs/RULES.md section 3): cards, bets and
 table money per seat, the banker and the bids (a house table's 閒 and 莊 hands), and the
 re-deal and re-score ``python -m games verify`` checks it by. Every card is revealed at
 showdown, so a player's copy hides nothing.

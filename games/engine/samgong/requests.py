@@ -34,7 +34,7 @@ from games.engine.samgong.settle import settle_all_compare, settle_banker, settl
 
 
 def score_request(req: dict[str, Any]) -> dict[str, Any]:
-    """Validate ``req`` (EngineError messages name the field) and score it (RULES.md section 3)."""
+    """Validate ``req`` (EngineError messages name the field) and score it (docs/RULES.md section 3)."""
     if not isinstance(req, dict):
         raise EngineError("request: expected a JSON object")
     if req.get("game") != "samgong":

@@ -1,13 +1,13 @@
-"""Rule sets of the five 三公 modes as data (RULES.md section 3, "Modes").
+"""Rule sets of the five 三公 modes as data (docs/RULES.md section 3, "Modes").
 
 Real 三公 rooms differ, so every number a room may change lives here: the ranking, the
 hand multipliers, the allowed bet multipliers, the fee, the minimum table money, the
 timers and the player-count limits. :func:`resolve_rules` starts from the mode's defaults
-(the values RULES.md gives; our own choice, marked below, where it gives none) and
+(the values docs/RULES.md gives; our own choice, marked below, where it gives none) and
 applies a room's overrides, refusing unknown keys and bad values.
 
 Money is ``int`` minor units. ``commission_bps`` is in basis points (500 = 5 %), applied
-to each seat's net win of the hand and rounded down (RULES.md intro: house shares).
+to each seat's net win of the hand and rounded down (docs/RULES.md intro: house shares).
 
 >>> r = resolve_rules({"mode": "all_compare"})
 >>> r["ranking"], r["commission_bps"], r["bet_multipliers"], r["multipliers"]["zhizun"]
@@ -28,16 +28,16 @@ BANKER_MODES = ("banker_bid", "banker_rotate")
 RANKINGS = ("classic", "tiers")
 
 _POINTS = {f"point_{p}": (2 if p >= 7 else 1) for p in range(10)}
-#: Hand multipliers (RULES.md: classic from the seed, tiers carried over position by position).
+#: Hand multipliers (docs/RULES.md: classic from the seed, tiers carried over position by position).
 MULTIPLIERS: dict[str, dict[str, int]] = {
     "classic": {**_POINTS, "sangong": 3, "da_sangong": 4, "zhizun": 5},
     "tiers": {**_POINTS, "hun_sangong": 3, "xiao_sangong": 4, "da_sangong": 5},
 }
-#: House-table payouts (RULES.md `house`): "N" means a win pays N per 1 staked.
+#: House-table payouts (docs/RULES.md `house`): "N" means a win pays N per 1 staked.
 HOUSE_PAYOUTS = {"player": 1, "banker": 1, "tie": 8, "sangong": 16}
 SIDE_PAYOUTS = {"straight_flush": 40, "trips": 30, "straight": 6, "flush": 3, "pair": 1}
 
-#: Hard player-count bounds a room may choose within (RULES.md; `house` is our choice).
+#: Hard player-count bounds a room may choose within (docs/RULES.md; `house` is our choice).
 PLAYER_BOUNDS = {
     "all_compare": (2, 5),
     "banker_bid": (2, 6),
@@ -47,10 +47,10 @@ PLAYER_BOUNDS = {
 }
 
 _COMMON: dict[str, Any] = {
-    "base": 100,  # our choice: RULES.md gives no samgong base; 1.00 coin
+    "base": 100,  # our choice: docs/RULES.md gives no samgong base; 1.00 coin
     "bet_multipliers": [1, 2, 3, 4, 5],
-    "commission_bps": 0,  # RULES.md gives a fee only for all_compare
-    "min_stack": None,  # None: one base (our choice; RULES.md gives no minimum)
+    "commission_bps": 0,  # docs/RULES.md gives a fee only for all_compare
+    "min_stack": None,  # None: one base (our choice; docs/RULES.md gives no minimum)
     "cap_wins": True,  # 防以小博大: a seat wins at most the table money it brought
     "timers": {"bid": 10, "offer": 10, "bet": 10, "reveal": 10},  # seconds, our choice
 }
@@ -87,7 +87,7 @@ def mode_defaults(mode: str) -> dict[str, Any]:
 
 
 def resolve_rules(overrides: dict[str, Any] | None) -> dict[str, Any]:
-    """Mode defaults with a room's ``overrides`` applied and checked (RULES.md section 3).
+    """Mode defaults with a room's ``overrides`` applied and checked (docs/RULES.md section 3).
 
     ``overrides["mode"]`` picks the mode (default ``all_compare``). Nested tables
     (``timers``, ``multipliers``, ``payouts``, ``side_payouts``) merge key by key; a new

@@ -1,4 +1,4 @@
-"""Settlement of the player-against-player modes (RULES.md section 3, "Modes").
+"""Settlement of the player-against-player modes (docs/RULES.md section 3, "Modes").
 
 Every function here is pure: cards, bet multipliers and table money in, a settlement
 dict out with ``gross`` (net per seat before the fee), ``commissions`` (fee per seat),
@@ -45,7 +45,7 @@ def finish(gross: list[int], rules: Rules, **extra: Any) -> dict[str, Any]:
 def settle_all_compare(
     hands: Sequence[Sequence[int]], bets: Sequence[int], stacks: Sequence[int], rules: Rules
 ) -> dict[str, Any]:
-    """通比 (RULES.md `all_compare`): the best hand wins; each loser pays
+    """通比 (docs/RULES.md `all_compare`): the best hand wins; each loser pays
     ``min(A·M·X·Y, loser's table money, winner's table money)``; if the losers' total
     exceeds the winner's table money it is split in proportion instead; the winner pays
     the fee (5 %, rounded down) on the win.
@@ -96,7 +96,7 @@ def banker_claims(
 def settle_banker(
     hands: Sequence[Sequence[int]], bets: Sequence[int], stacks: Sequence[int], banker: int, rules: Rules
 ) -> dict[str, Any]:
-    """搶莊 / 輪莊 (RULES.md `banker_bid`): the banker meets each player. A banker who
+    """搶莊 / 輪莊 (docs/RULES.md `banker_bid`): the banker meets each player. A banker who
     can't cover pays all they have (table money plus this hand's takings) to the winners
     in proportion to what each is owed; with ``cap_wins`` a banker's net win is likewise
     capped at its table money, the losers' payments cut in proportion.
@@ -135,7 +135,7 @@ def pairwise_units(keys: Sequence[Key], mults: Sequence[int]) -> list[int]:
 
 
 def settle_pairwise(hands: Sequence[Sequence[int]], stacks: Sequence[int], rules: Rules) -> dict[str, Any]:
-    """兩兩比牌 (RULES.md `pairwise`): units × base, each seat capped (net loss at its table
+    """兩兩比牌 (docs/RULES.md `pairwise`): units × base, each seat capped (net loss at its table
     money, net win at its own table money with ``cap_wins``); if the capped wins W and
     losses L differ, the larger side is split down to the smaller, leftovers from seat 0.
 

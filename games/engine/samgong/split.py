@@ -1,4 +1,4 @@
-"""Proportional splits and fees in exact integers (RULES.md intro).
+"""Proportional splits and fees in exact integers (docs/RULES.md intro).
 
 An amount ``T`` split in proportion to claims ``c₁…cₙ`` gives each claim ``⌊T·cᵢ/Σc⌋``;
 the leftover coins (fewer than the number of claims) go one each to the claims in seat

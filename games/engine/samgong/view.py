@@ -1,5 +1,5 @@
 """What each seat may see, the settled result and the table carry-over (protocol ``view`` /
-``result`` / ``carry_over``; RULES.md section 3).
+``result`` / ``carry_over``; docs/RULES.md section 3).
 
 Visibility: a seat sees its own cards; everyone sees the face-up cards of ``banker_bid``,
 a seat's cards once it reveals, and every card once the hand is settled. Hidden cards

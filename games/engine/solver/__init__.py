@@ -1,4 +1,4 @@
-"""Auto-arrangement solvers for ``thirteen`` and ``thirteen_trio`` (RULES.md sections 1 and 2).
+"""Auto-arrangement solvers for ``thirteen`` and ``thirteen_trio`` (docs/RULES.md sections 1 and 2).
 
 ``solve_thirteen(cards, k=3)`` and ``solve_trio(cards, jackpot, k=3)`` return the best
 arrangement and up to ``k - 1`` distinct alternatives, each ``{"front", "middle", "back",

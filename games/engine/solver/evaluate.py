@@ -1,4 +1,4 @@
-"""Row keys for the solver: every 5- and 3-card subset of a hand at once (RULES.md section 1,
+"""Row keys for the solver: every 5- and 3-card subset of a hand at once (docs/RULES.md section 1,
 "5-card categories" and "Ties inside a category"; section 2, "No suits are compared").
 
 The keys are exactly :func:`games.engine.poker.rank5` / :func:`~games.engine.poker.rank3`

@@ -1,5 +1,5 @@
 """The plain greedy arranger: a reference opponent for the benchmarks and for building the
-opponent tables (RULES.md section 1 "Rows", section 2 "Arranging").
+opponent tables (docs/RULES.md section 1 "Rows", section 2 "Arranging").
 
 Greedy takes the best 5 cards as the back, the best 5 of the rest as the middle and the
 rest (13 cards) or the best 3 of the rest (17 cards) as the front. Written as "the

@@ -5,7 +5,7 @@ Both are built from the rows that realistic opponents play, measured by simulati
 
 * ``thirteen.json``: for each row position the distribution of opponents' row keys
   (suits on). :class:`ThirteenModel` turns it into one number per key and position,
-  the expected units that row earns against one opponent's row (RULES.md section 1,
+  the expected units that row earns against one opponent's row (docs/RULES.md section 1,
   "Scoring between two ordinary hands", bonus rows included). A thirteen hand's
   expected score is the sum of its three rows' numbers — exactly, by linearity.
 * ``trio.json``: the same marginals (suits off) plus the *copula* of an opponent's three
@@ -187,7 +187,7 @@ class TrioModel:
         return p, s
 
     def value(self, kf: int, km: int, kb: int, specials: int) -> float:
-        """Expected net 墩 (RULES.md section 2 "Scoring", "Specials"), two opponents:
+        """Expected net 墩 (docs/RULES.md section 2 "Scoring", "Specials"), two opponents:
         shoots 2p − 2s, our home run 2p², theirs −2qs, each special 2."""
         p, s = self.shoot_odds(kf, km, kb)
         return 2 * (p + p * p - (1 + self.q) * s + specials)

@@ -1,9 +1,9 @@
-"""The ``thirteen`` solver: 13 cards into front 3 / middle 5 / back 5 (RULES.md section 1).
+"""The ``thirteen`` solver: 13 cards into front 3 / middle 5 / back 5 (docs/RULES.md section 1).
 
 It maximises the expected units against one realistic opponent (the sum of the three
 rows' values from :class:`~games.engine.solver.model.ThirteenModel`; against several
 opponents the pair results add up, so the same rows are best), never fouls, and
-declares a natural whenever the cards hold one (RULES.md "Naturals").
+declares a natural whenever the cards hold one (docs/RULES.md "Naturals").
 
 Search: backs strongest first, and under each back the middles strongest first (the
 front is then the three cards left). A row's value only grows with its key, so
@@ -63,7 +63,7 @@ def search_thirteen(cards: list[int], model: ThirteenModel, k: int) -> TopK:
 
 def solve_thirteen(cards: list[int], k: int = 3) -> list[dict[str, Any]]:
     """The best arrangement of 13 cards and up to ``k - 1`` distinct alternatives, best first
-    (RULES.md section 1 "Rows", "Scoring", "Naturals"; docs/SOLVER.md).
+    (docs/RULES.md section 1 "Rows", "Scoring", "Naturals"; docs/SOLVER.md).
 
     Each is ``{"front": [3], "middle": [5], "back": [5], "declare": bool, "score": float}``
     with card ints, rows highest card first. ``score`` is the expected units against one

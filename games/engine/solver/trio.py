@@ -1,5 +1,5 @@
 """The ``thirteen_trio`` solver: 17 cards, the best 13 into front 3 / middle 5 / back 5
-(RULES.md section 2 "Arranging", "Scoring (比打槍)", "Specials").
+(docs/RULES.md section 2 "Arranging", "Scoring (比打槍)", "Specials").
 
 Only shoots and specials pay, so rows are not counted: the objective is the expected
 墩 against two realistic opponents, ``2·P(shoot) − 2·P(shot) + 2·P(shoot)² −
@@ -141,7 +141,7 @@ def search_trio(cards: list[int], jackpot: int, model: TrioModel, k: int) -> Top
 
 def solve_trio(cards: list[int], jackpot: int, k: int = 3) -> list[dict[str, Any]]:
     """The best 13 of 17 cards as front 3 / middle 5 / back 5 and up to ``k - 1`` distinct
-    alternatives, best first (RULES.md section 2; docs/SOLVER.md).
+    alternatives, best first (docs/RULES.md section 2; docs/SOLVER.md).
 
     Each is ``{"front": [3], "middle": [5], "back": [5], "declare": False, "score": float}``
     (this game has no naturals); ``score`` is the expected net 墩 against two realistic

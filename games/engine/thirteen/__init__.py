@@ -1,4 +1,4 @@
-"""十三张 ``thirteen``: 2-4 players, 13 cards each, three rows (RULES.md section 1).
+"""十三张 ``thirteen``: 2-4 players, 13 cards each, three rows (docs/RULES.md section 1).
 
 The package is the game's plug-in: it satisfies :class:`games.engine.protocol.GameEngine`
 (the state machine of ``engine`` and ``view``, the platform hooks of ``hooks``, the bot's move of

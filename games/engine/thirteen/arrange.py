@@ -1,4 +1,4 @@
-"""The automatic arrangement of a ``thirteen`` hand (RULES.md section 1, "Disconnected
+"""The automatic arrangement of a ``thirteen`` hand (docs/RULES.md section 1, "Disconnected
 players ... their hand is auto-played"): what a timed-out seat plays.
 
 It never fouls, and it declares a natural whenever the 13 cards hold one. The rows are
@@ -21,10 +21,11 @@ from games.engine.solver import thirteen as solver  # the module: the solver imp
 
 
 def arrange(cards: list[int]) -> dict[str, Any]:
-    """A legal, never-fouled arrangement of 13 cards (RULES.md section 1, "Rows").
+    """A legal, never-fouled arrangement of 13 cards (docs/RULES.md section 1, "Rows").
 
     Returns ``{"front": [3 cards], "middle": [5], "back": [5], "declare": bool}`` with card
-    ints, each row highest card first; ``declare`` is True exactly when the cards hold a natural (RULES.md "Naturals").
+    ints, each row highest card first; ``declare`` is True exactly when the cards hold a natural
+    (docs/RULES.md "Naturals").
     """
     if len(cards) != 13 or len(set(cards)) != 13:
         raise EngineError("cards: expected 13 different cards")

@@ -1,4 +1,4 @@
-"""The ``thirteen`` state machine (games/engine/protocol.py; RULES.md section 1).
+"""The ``thirteen`` state machine (games/engine/protocol.py; docs/RULES.md section 1).
 
 Phases: ``"arrange"`` (every seat submits its rows or declares a natural, within
 ``rules["arrange_seconds"]``) → ``"settled"`` (all hands revealed, result fixed).
@@ -27,7 +27,7 @@ ROWS = ("front", "middle", "back")
 
 
 def _dealer(carry: dict[str, Any] | None, players: Sequence[str]) -> int:
-    """RULES.md "Deal": the button moves one seat clockwise after every game. The button
+    """docs/RULES.md "Deal": the button moves one seat clockwise after every game. The button
     goes to the player ``carry_over`` named, or the next one of the old order still here."""
     if not carry:
         return 0
@@ -64,7 +64,7 @@ def new_hand(
     client_seeds: Sequence[str] = (),
     now: float,
 ) -> State:
-    """Deal a game (RULES.md "Deal"); every seat must be eligible (5 units of table money)."""
+    """Deal a game (docs/RULES.md "Deal"); every seat must be eligible (5 units of table money)."""
     full = resolve_rules(rules)
     _check_seats(full, seats)
     players = [str(s.get("player")) for s in seats]
@@ -184,7 +184,7 @@ def auto_action(state: State, seat: int) -> Action:
 
 
 def result(state: State) -> dict[str, Any] | None:
-    """The settlement (RULES.md "Money"): units, coins, commission, house, fouls, naturals,
+    """The settlement (docs/RULES.md "Money"): units, coins, commission, house, fouls, naturals,
     pair details; ``sum(coins) + house == 0``. None before settlement."""
     settled: dict[str, Any] | None = copy.deepcopy(state["result"])
     return settled

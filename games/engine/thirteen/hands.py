@@ -1,4 +1,4 @@
-"""Dealing, submissions and settlement of one ``thirteen`` game (RULES.md section 1).
+"""Dealing, submissions and settlement of one ``thirteen`` game (docs/RULES.md section 1).
 
 These helpers are shared by the state machine (:mod:`games.engine.thirteen.engine`) and
 the command-line requests (:mod:`games.engine.thirteen.requests`).
@@ -22,7 +22,7 @@ ROW_SIZES = {"front": 3, "middle": 5, "back": 5}
 
 
 def deal(server_seed: str, client_seeds: Sequence[str], players: int, dealer: int) -> list[list[int]]:
-    """RULES.md "Deal": 13 cards each from one deck, one at a time clockwise from the
+    """docs/RULES.md "Deal": 13 cards each from one deck, one at a time clockwise from the
     dealer's left neighbour, starting with the top card of the provably fair shuffle."""
     deck = shuffle(server_seed, client_seeds)
     hands: list[list[int]] = [[] for _ in range(players)]
@@ -46,7 +46,7 @@ def parse_rows(source: dict[str, Any], cards: Sequence[int], *, field: str) -> d
 
 
 def scored_hand(cards: Sequence[int], rows: dict[str, list[int]] | None, declare: bool) -> Hand:
-    """RULES.md "Naturals": a declaration counts the best natural of the 13 cards, and is a
+    """docs/RULES.md "Naturals": a declaration counts the best natural of the 13 cards, and is a
     foul without one; otherwise the rows are scored as an ordinary hand."""
     if declare:
         return declared_hand(best_natural(cards))
@@ -69,7 +69,7 @@ def hand_record(cards: Sequence[int], rows: dict[str, list[int]] | None, hand: H
 
 
 def settle(hands: Sequence[Hand], *, dealer: int, unit: int, stacks: Sequence[int], rate: Fraction) -> dict[str, Any]:
-    """Units, table-stakes trimming and commission for one game (RULES.md "Money")."""
+    """Units, table-stakes trimming and commission for one game (docs/RULES.md "Money")."""
     units, pairs = score_units(hands, dealer)
     order = comparison_order(len(hands), dealer)
     money = settle_coins([p["units"] for p in pairs], order, stacks=stacks, unit=unit, rate=rate)

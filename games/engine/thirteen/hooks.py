@@ -50,7 +50,7 @@ def stake_rules(terms: StakeTerms) -> dict[str, Any]:
 
 
 def player_limits(rules: dict[str, Any], seats: int) -> tuple[int, int]:
-    """RULES.md section 1: 2-4 players."""
+    """docs/RULES.md section 1: 2-4 players."""
     return MIN_SEATS, MAX_SEATS
 
 

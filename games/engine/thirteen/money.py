@@ -1,4 +1,4 @@
-"""Units to coins for ``thirteen`` (RULES.md section 1, "Money").
+"""Units to coins for ``thirteen`` (docs/RULES.md section 1, "Money").
 
 Table stakes: the pairs are processed in comparison order and every transfer is cut to
 what both players' remaining budgets allow; the transfer is taken from both budgets

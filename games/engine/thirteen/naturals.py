@@ -1,4 +1,4 @@
-"""Naturals 通杀牌 / 报到 of ``thirteen`` (RULES.md section 1, "Naturals").
+"""Naturals 通杀牌 / 报到 of ``thirteen`` (docs/RULES.md section 1, "Naturals").
 
 Checked on the 13 cards; the best natural the cards qualify for counts.
 
@@ -102,6 +102,6 @@ def qualifying_naturals(cards: Sequence[int]) -> list[str]:
 
 
 def best_natural(cards: Sequence[int]) -> str | None:
-    """RULES.md: "the best natural they qualify for counts"; None without one."""
+    """docs/RULES.md: "the best natural they qualify for counts"; None without one."""
     found = qualifying_naturals(cards)
     return found[0] if found else None

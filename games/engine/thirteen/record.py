@@ -1,4 +1,4 @@
-"""十三张's part of the hand record (docs/HAND_HISTORY.md; RULES.md section 1): the score
+"""十三张's part of the hand record (docs/HAND_HISTORY.md; docs/RULES.md section 1): the score
 request's fields of a settled hand, and the re-deal and re-score ``python -m games verify``
 checks it by. Every card is revealed at showdown, so a player's copy hides nothing.
 """

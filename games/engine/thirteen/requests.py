@@ -1,5 +1,5 @@
 """Request/response functions behind ``python -m games score|arrange`` for ``thirteen``
-(RULES.md section 1). Every input is validated; errors name the offending field.
+(docs/RULES.md section 1). Every input is validated; errors name the offending field.
 
 >>> r = score_request({"game": "thirteen", "seats": [
 ...     {"cards": "Ah Ad 2c Kh Kd Qs Qc 3d 9s 9h 9d 9c 4s".split(),
@@ -96,7 +96,7 @@ def _money(req: dict[str, Any], hands: list[Hand], dealer: int) -> dict[str, Any
 
 
 def score_request(req: dict[str, Any]) -> dict[str, Any]:
-    """Score 2-4 seats (RULES.md section 1, "Scoring", "Naturals", "Fouls", "Money").
+    """Score 2-4 seats (docs/RULES.md section 1, "Scoring", "Naturals", "Fouls", "Money").
 
     ``{"game": "thirteen", "seats": [{"cards": [13], "front": [3], "middle": [5], "back": [5],
     "declare": false}, ...]}`` → ``{"units": [...], "fouled": [...], "natural": [...]}``; with
@@ -119,7 +119,7 @@ def score_request(req: dict[str, Any]) -> dict[str, Any]:
 
 def arrange_request(req: dict[str, Any]) -> dict[str, Any]:
     """``{"game": "thirteen", "cards": [13]}`` → ``{"front", "middle", "back", "declare"}``:
-    the automatic, never-fouled arrangement, declaring any natural (RULES.md "Naturals")."""
+    the automatic, never-fouled arrangement, declaring any natural (docs/RULES.md "Naturals")."""
     req = _check_game(req)
     _check_fields(req, {"game", "cards"}, "")
     cards = parse_cards(req.get("cards"), count=13, field="cards")

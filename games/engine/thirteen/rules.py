@@ -1,4 +1,4 @@
-"""Stake levels and the table rules of ``thirteen`` (RULES.md section 1, "Money", "Stake levels").
+"""Stake levels and the table rules of ``thirteen`` (docs/RULES.md section 1, "Money", "Stake levels").
 
 Money is in minor units (0.50 is 50). A stake level is the unit value, the commission
 rate (percent of each player's net win) and the minimum buy-in.
@@ -46,7 +46,7 @@ _INT_FIELDS = ("unit", "min_buy_in", "min_units", "arrange_seconds")
 
 
 def stake_level(unit: int) -> dict[str, int] | None:
-    """The stake level whose unit is ``unit`` (RULES.md "Stake levels"), or None."""
+    """The stake level whose unit is ``unit`` (docs/RULES.md "Stake levels"), or None."""
     for level in STAKE_LEVELS:
         if level["unit"] == unit:
             return dict(level)
@@ -73,7 +73,7 @@ def resolve_rules(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
 
 
 def eligible(rules: dict[str, Any], stack: int) -> bool:
-    """RULES.md: "A player needs at least 5 units of table money to be dealt in"."""
+    """docs/RULES.md: "A player needs at least 5 units of table money to be dealt in"."""
     full = resolve_rules(rules)
     need: int = full["min_units"] * full["unit"]
     return stack >= need

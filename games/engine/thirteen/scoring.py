@@ -1,4 +1,4 @@
-"""Scoring of ``thirteen`` hands in units (RULES.md section 1: "Rows", "Scoring between two
+"""Scoring of ``thirteen`` hands in units (docs/RULES.md section 1: "Rows", "Scoring between two
 ordinary hands", bonus rows, "Naturals", "Fouls", "Comparison order").
 
 A scored hand is a :class:`Hand`: its three row keys (:mod:`games.engine.poker`, with
@@ -9,7 +9,7 @@ suits), whether it is fouled, and the natural it declared (when the declaration 
 ...     return ordinary_hand(*(parse_cards(r.split()) for r in (front, middle, back)))
 >>> quads_sweep = h("Ah Ad 2c", "Kh Kd Qs Qc 3d", "9s 9h 9d 9c 4s")
 >>> weak = h("7h 5d 3c", "Js Td 8h 6h 4c", "Qh Jh Tc 8c 5s")
->>> pair_units(quads_sweep, weak)[0]      # RULES.md: a sweep whose back is quads earns 6
+>>> pair_units(quads_sweep, weak)[0]      # docs/RULES.md: a sweep whose back is quads earns 6
 6
 >>> fouled = h("As Ac 2d", "7s 6d 5h 3h 2h", "Ks Qd Jd Ts 8d")
 >>> fouled.fouled, pair_units(fouled, quads_sweep)[0]   # a foul against back quads pays 6
@@ -41,12 +41,12 @@ class Hand:
 
 
 def row_keys(front: Sequence[int], middle: Sequence[int], back: Sequence[int]) -> tuple[int, int, int]:
-    """The three row keys, suits breaking ties as RULES.md section 1 says."""
+    """The three row keys, suits breaking ties as docs/RULES.md section 1 says."""
     return rank3(front, suits=True), rank5(middle, suits=True), rank5(back, suits=True)
 
 
 def is_fouled(keys: tuple[int, int, int]) -> bool:
-    """RULES.md "Rows": back ≥ middle ≥ front is required; equal is allowed."""
+    """docs/RULES.md "Rows": back ≥ middle ≥ front is required; equal is allowed."""
     return not keys[FRONT] <= keys[MIDDLE] <= keys[BACK]
 
 
@@ -62,7 +62,7 @@ def declared_hand(natural: str | None) -> Hand:
 
 
 def row_value(row: int, key: int) -> int:
-    """What winning ``row`` with ``key`` earns: the bonus-row table, else 1 (RULES.md)."""
+    """What winning ``row`` with ``key`` earns: the bonus-row table, else 1 (docs/RULES.md)."""
     cat = category(key)
     if row == FRONT:
         return 3 if cat == TRIPS else 1
@@ -125,7 +125,7 @@ def pair_units(a: Hand, b: Hand) -> tuple[int, dict[str, Any]]:
 
 
 def comparison_order(players: int, dealer: int) -> list[tuple[int, int]]:
-    """RULES.md "Comparison order": (d,d+1), (d,d+2), …, (d+1,d+2), … clockwise from the dealer."""
+    """docs/RULES.md "Comparison order": (d,d+1), (d,d+2), …, (d+1,d+2), … clockwise from the dealer."""
     seats = [(dealer + k) % players for k in range(players)]
     return [(seats[i], seats[j]) for i in range(players) for j in range(i + 1, players)]
 

@@ -1,4 +1,4 @@
-"""What each seat may see of a ``thirteen`` hand (games/engine/protocol.py ``view``; RULES.md
+"""What each seat may see of a ``thirteen`` hand (games/engine/protocol.py ``view``; docs/RULES.md
 section 1): its own 13 cards and submission while the hand is arranged, everyone's once it is
 settled, and the server seed only then. Spectators (``seat=None``) see no card before that.
 """

@@ -1,4 +1,4 @@
-"""Auto-arrangement: the rows a timed-out or disconnected seat plays (RULES.md section 2 "Arranging").
+"""Auto-arrangement: the rows a timed-out or disconnected seat plays (docs/RULES.md section 2 "Arranging").
 
 :func:`arrange` picks 13 of the 17 cards into front 3 / middle 5 / back 5 and never
 fouls: the best arrangement of :func:`games.engine.solver.solve_trio`, which maximises
@@ -22,7 +22,7 @@ from games.engine.thirteen_trio.rules import HAND_SIZE
 
 
 def arrange(cards: Sequence[int], jackpot: int) -> dict[str, list[int]]:
-    """Rows for 17 cards, never a foul (RULES.md section 2 "Arranging"; auto-play).
+    """Rows for 17 cards, never a foul (docs/RULES.md section 2 "Arranging"; auto-play).
 
     Returns ``{"front": [3], "middle": [5], "back": [5]}`` of card ints, each row sorted
     high to low; the four cards left out are the ones not listed.

@@ -1,4 +1,4 @@
-"""The jackpot card and the deal (RULES.md section 2 "Table head and deal").
+"""The jackpot card and the deal (docs/RULES.md section 2 "Table head and deal").
 
 The top card of the shuffled deck is the jackpot card (彩金); its value (A = 1 … K = 13)
 counts 頭 1, 對 2, 尾 3, 頭 4, … counter-clockwise from the table head to the seat that

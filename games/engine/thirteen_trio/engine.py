@@ -1,4 +1,4 @@
-"""The 三人十三支 state machine (games/engine/protocol.py; RULES.md section 2).
+"""The 三人十三支 state machine (games/engine/protocol.py; docs/RULES.md section 2).
 
 Phases: ``arrange`` (dealt, rows being submitted) → ``settled`` (showdown scored) or
 ``void`` (interrupted by our own servers, stakes returned). State is plain JSON: card
@@ -50,7 +50,7 @@ def _check_seats(seats: Sequence[Mapping[str, Any]]) -> None:
 
 
 def _check_minimum(rules: dict[str, int], seats: Sequence[Mapping[str, Any]], first_of_set: bool) -> None:
-    """RULES.md "Money": 30 × base to start a set, 11 × base before every game."""
+    """docs/RULES.md "Money": 30 × base to start a set, 11 × base before every game."""
     minimum = set_minimum(rules) if first_of_set else game_minimum(rules)
     label = "the set minimum (30 × base)" if first_of_set else "this game's minimum (11 × base)"
     for i, seat in enumerate(seats):
@@ -70,7 +70,7 @@ def new_hand(
     client_seeds: Sequence[str] = (),
     now: float,
 ) -> State:
-    """Deal one game (RULES.md section 2 "Table head and deal", "Money").
+    """Deal one game (docs/RULES.md section 2 "Table head and deal", "Money").
 
     The head and the set counter come from ``carry``; every seat must hold the game's
     minimum (the set minimum in a set's first game) or :class:`EngineError` names it.
@@ -166,7 +166,7 @@ def _arrange(state: State, seat: int, action: Mapping[str, Any]) -> tuple[State,
 
 
 def _disconnect(state: State, seat: int, action: Mapping[str, Any]) -> tuple[State, Events]:
-    """RULES.md "Disconnecting or leaving": the first seat to disconnect in a game is charged."""
+    """docs/RULES.md "Disconnecting or leaving": the first seat to disconnect in a game is charged."""
     if not state["seats"][seat]["connected"]:
         raise IllegalAction(f"seat {seat} is already disconnected")
     fault = action.get("server_fault", False)
@@ -211,7 +211,7 @@ def auto_action(state: State, seat: int) -> dict[str, Any]:
 
 
 def on_deadline(state: State, *, now: float) -> tuple[State, Events]:
-    """Time ran out (RULES.md "Arranging": 30 s, extended once by 30 s, then auto-play).
+    """Time ran out (docs/RULES.md "Arranging": 30 s, extended once by 30 s, then auto-play).
 
     The first timeout extends the deadline; the second auto-plays every seat still
     arranging (events ``"auto": True``) and settles. Early or late calls do nothing.
@@ -239,7 +239,7 @@ def _played(state: State) -> list[dict[str, list[str]]]:
 
 
 def _settle(state: State) -> tuple[State, Events]:
-    """Score the showdown and the money (RULES.md "Scoring", "Specials", "Money"). Mutates ``state``."""
+    """Score the showdown and the money (docs/RULES.md "Scoring", "Specials", "Money"). Mutates ``state``."""
     rules = state["rules"]
     hands = [s["rows"] for s in state["seats"]]
     score = score_hands(hands, state["jackpot"])
@@ -270,7 +270,7 @@ def _settle(state: State) -> tuple[State, Events]:
 def void(state: State) -> tuple[State, Events]:
     """End a game interrupted by our own servers: all coins 0, stakes returned, no penalty.
 
-    RULES.md section 2: "Disconnections caused by our own servers or network carry no
+    docs/RULES.md section 2: "Disconnections caused by our own servers or network carry no
     penalty, and the games they interrupt are voided". A voided game does not count in
     the set and leaves the head where it was.
     """

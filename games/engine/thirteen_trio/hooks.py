@@ -1,6 +1,6 @@
 """What the platform asks ``thirteen_trio`` about (games/engine/protocol.py): its names, how a
 stake level becomes rules, the set minimums, the leaver rules that make presence matter, the
-set a player is bound to, and how its hand records are shown (RULES.md section 2).
+set a player is bound to, and how its hand records are shown (docs/RULES.md section 2).
 
 >>> stake_rules({"unit": 10_000, "commission_percent": 5, "min_buy_in": 300_000, "min_table_money": 110_000,
 ...              "mode": "", "seats": 3, "rules": {}})

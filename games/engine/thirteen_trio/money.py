@@ -1,4 +1,4 @@
-"""Coins of one game: 墩 × base, commission and the disconnection penalty (RULES.md section 2 "Money").
+"""Coins of one game: 墩 × base, commission and the disconnection penalty (docs/RULES.md section 2 "Money").
 
 >>> game_coins([4, -2, -2], base=100, commission_percent=5)
 ([380, -200, -200], 20)
@@ -24,7 +24,7 @@ def commission(win: int, percent: int) -> int:
 
 
 def game_coins(units: Sequence[int], *, base: int, commission_percent: int) -> tuple[list[int], int]:
-    """``(coins per seat after commission, total commission)``: 1 墩 = base (RULES.md "Money").
+    """``(coins per seat after commission, total commission)``: 1 墩 = base (docs/RULES.md "Money").
 
     Commission is 5 % (the rule's percentage) of each player's net win, rounded down.
     """
@@ -34,7 +34,7 @@ def game_coins(units: Sequence[int], *, base: int, commission_percent: int) -> t
 
 
 def split(total: int, claims: Sequence[int], *, after: int) -> list[int]:
-    """Split ``total`` in proportion to ``claims`` (RULES.md intro).
+    """Split ``total`` in proportion to ``claims`` (docs/RULES.md intro).
 
     Each share is ``⌊total · cᵢ / Σc⌋``; the leftover coins go one each to the claims in
     seat order starting from the seat after ``after``.
@@ -58,7 +58,7 @@ def split(total: int, claims: Sequence[int], *, after: int) -> list[int]:
 
 
 def penalty(*, base: int, payer: int, head: int) -> dict[str, Any]:
-    """The disconnection penalty of one game (RULES.md section 2 "Disconnecting or leaving").
+    """The disconnection penalty of one game (docs/RULES.md section 2 "Disconnecting or leaving").
 
     The first seat to disconnect pays ½ base (rounded down on an odd base): the house's
     20 % rounded down, the rest to the other two seats in equal claims (40 % each),

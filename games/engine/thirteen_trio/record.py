@@ -1,4 +1,4 @@
-"""三人十三支's part of the hand record (docs/HAND_HISTORY.md; RULES.md section 2): the
+"""三人十三支's part of the hand record (docs/HAND_HISTORY.md; docs/RULES.md section 2): the
 seats' 17 cards and played rows, the jackpot card and the table head; what a player's copy
 hides; the re-deal and re-score ``python -m games verify`` checks it by.
 """

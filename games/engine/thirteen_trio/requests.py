@@ -93,7 +93,7 @@ def _positive_int(req: Mapping[str, Any], name: str) -> int:
 
 
 def score_request(req: dict[str, Any]) -> dict[str, Any]:
-    """Score three arranged hands (RULES.md section 2 "Scoring", "Specials", "Money").
+    """Score three arranged hands (docs/RULES.md section 2 "Scoring", "Specials", "Money").
 
     ``{"jackpot": "6h", "seats": [{"cards": [17], "front": [3], "middle": [5], "back": [5]} × 3]}``
     gives ``{"units": [net 墩 per seat], "fouled": [...]}``; with ``"base"`` (one 墩 in
@@ -120,7 +120,7 @@ def score_request(req: dict[str, Any]) -> dict[str, Any]:
 
 
 def arrange_request(req: dict[str, Any]) -> dict[str, Any]:
-    """Auto-arrange 17 cards (RULES.md section 2 "Arranging"); ``declare`` is always false.
+    """Auto-arrange 17 cards (docs/RULES.md section 2 "Arranging"); ``declare`` is always false.
 
     >>> out = arrange_request({"game": "thirteen_trio", "jackpot": "6h",
     ...     "cards": "6s 6d 6c 2h 3h 4h 8h Jh As Ad Kd Qc 9s 9d 7c 5c Tc".split()})

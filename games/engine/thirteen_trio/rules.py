@@ -1,4 +1,4 @@
-"""Rule settings, seats and table minimums of 三人十三支 (RULES.md section 2).
+"""Rule settings, seats and table minimums of 三人十三支 (docs/RULES.md section 2).
 
 Money is ``int`` minor units. ``base`` is one 墩 (the 底); the seed's bases of 100, 200,
 300, 500 and 1000 coins are :data:`BASES` in minor units (a coin is 100 minor units).
@@ -65,7 +65,7 @@ def ccw(seat: int, steps: int = 1) -> int:
 
 
 def role(head: int, seat: int) -> str:
-    """頭 / 對 / 尾 of ``seat`` at a table whose head is ``head`` (RULES.md "Table head and deal").
+    """頭 / 對 / 尾 of ``seat`` at a table whose head is ``head`` (docs/RULES.md "Table head and deal").
 
     >>> [role(0, s) for s in range(3)]
     ['頭', '尾', '對']
@@ -74,7 +74,7 @@ def role(head: int, seat: int) -> str:
 
 
 def game_minimum(rules: Mapping[str, Any] | None) -> int:
-    """What every player must hold before each game: 11 × base (RULES.md section 2 "Money")."""
+    """What every player must hold before each game: 11 × base (docs/RULES.md section 2 "Money")."""
     r = resolve_rules(rules)
     return r["game_minimum_bases"] * r["base"]
 
@@ -93,7 +93,7 @@ def starts_set(carry: Mapping[str, Any] | None) -> bool:
 def check_start(
     rules: Mapping[str, Any] | None, stacks: Sequence[int], carry: Mapping[str, Any] | None
 ) -> list[dict[str, Any]]:
-    """Seats that cannot be dealt the next game, and why (RULES.md section 2 "Money").
+    """Seats that cannot be dealt the next game, and why (docs/RULES.md section 2 "Money").
 
     At the start of a set every player needs :func:`set_minimum` (``below_set_minimum``:
     the set does not start); before any other game :func:`game_minimum`

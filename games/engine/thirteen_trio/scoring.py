@@ -1,4 +1,4 @@
-"""比打槍 scoring: fouls, shoots, home runs and specials (RULES.md section 2 "Scoring", "Specials").
+"""比打槍 scoring: fouls, shoots, home runs and specials (docs/RULES.md section 2 "Scoring", "Specials").
 
 Rows are ``{"front": [3 cards], "middle": [5], "back": [5]}`` of card ints. No suits are
 compared: every key is taken with ``suits=False``, so equal rows tie.
@@ -25,7 +25,7 @@ from games.engine.thirteen_trio.rules import PLAYERS, ROWS
 
 Rows = Mapping[str, Sequence[int]]
 
-#: Special kinds (RULES.md "Specials") and their seed names.
+#: Special kinds (docs/RULES.md "Specials") and their seed names.
 SPECIAL_NAMES: dict[str, str] = {
     "front_trips": "衝三",
     "quads": "鐵支",
@@ -44,7 +44,7 @@ def row_keys(rows: Rows) -> tuple[int, int, int]:
 
 
 def is_foul(rows: Rows) -> bool:
-    """相公: not back ≥ middle ≥ front (equal allowed; RULES.md "Arranging")."""
+    """相公: not back ≥ middle ≥ front (equal allowed; docs/RULES.md "Arranging")."""
     front, middle, back = row_keys(rows)
     return not front <= middle <= back
 
@@ -96,7 +96,7 @@ def _shoot_pairs(keys: Sequence[tuple[int, int, int]], fouled: Sequence[bool]) -
 
 
 def score_hands(hands: Sequence[Rows], jackpot: int) -> dict[str, Any]:
-    """Net 墩 per seat of one game (RULES.md section 2 "Scoring (比打槍)", "Specials").
+    """Net 墩 per seat of one game (docs/RULES.md section 2 "Scoring (比打槍)", "Specials").
 
     A shoot pays 1; a home run (shooting both others) 1 more from each; each special
     1 from each other player; fouled hands earn nothing. ``units`` sums to zero.
@@ -122,7 +122,7 @@ def score_hands(hands: Sequence[Rows], jackpot: int) -> dict[str, Any]:
 
 
 def next_head(head: int, hands: Sequence[Rows], fouled: Sequence[bool]) -> int:
-    """The next table head: strongest back among unfouled hands (RULES.md "Table head and deal").
+    """The next table head: strongest back among unfouled hands (docs/RULES.md "Table head and deal").
 
     Equal backs: the tied seat met first counter-clockwise from the current head, the
     head itself first. All fouled: unchanged.

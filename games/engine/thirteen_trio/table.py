@@ -1,6 +1,6 @@
 """What one game hands the next at a table: head, set counter, disconnected seats.
 
-RULES.md section 2: the table head is seat 0 in a table's first game, then the strongest
+docs/RULES.md section 2: the table head is seat 0 in a table's first game, then the strongest
 unfouled back of the previous game; a set (一將) is 6 games; a seat that stays
 disconnected into later games is not charged again. The carry names players, so a
 change of players (a removal, a new third player) starts a new set.

@@ -1,4 +1,4 @@
-"""What each seat may see (games/engine/protocol.py ``view``; RULES.md section 2).
+"""What each seat may see (games/engine/protocol.py ``view``; docs/RULES.md section 2).
 
 A player sees its own 17 cards and the jackpot card from the deal on. Other players'
 cards appear only after settlement, and then only the 13 they played: the four cards

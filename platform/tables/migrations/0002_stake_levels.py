@@ -1,7 +1,7 @@
-"""Stake levels from RULES.md's schedules (editable in Django admin afterwards).
+"""Stake levels from docs/RULES.md's schedules (editable in Django admin afterwards).
 
-The 十三张 schedule (unit, commission %, minimum buy-in; RULES.md section 1) and the trio's
-bases (RULES.md section 2) are the engines' own, in minor units.
+The 十三张 schedule (unit, commission %, minimum buy-in; docs/RULES.md section 1) and the trio's
+bases (docs/RULES.md section 2) are the engines' own, in minor units.
 """
 
 from django.db import migrations
@@ -11,7 +11,7 @@ from games.engine.thirteen_trio import BASES
 
 C = 100  # minor units per coin
 
-SAMGONG_BASES = [1, 5, 20]  # coins per base A (RULES.md gives no schedule; our choice)
+SAMGONG_BASES = [1, 5, 20]  # coins per base A (docs/RULES.md gives no schedule; our choice)
 SAMGONG_MODES = {  # mode -> (seats, fee %)
     "all_compare": (5, 5),
     "banker_bid": (4, 0),

@@ -1,4 +1,4 @@
-"""Card notation (RULES.md intro, "Card notation everywhere")."""
+"""Card notation (docs/RULES.md intro, "Card notation everywhere")."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_rank_and_suit_rebuild_the_card(card: int) -> None:
 
 
 def test_suits_rank_spades_hearts_clubs_diamonds() -> None:
-    # RULES.md: ♠ s > ♥ h > ♣ c > ♦ d; a higher suit index is the higher suit.
+    # docs/RULES.md: ♠ s > ♥ h > ♣ c > ♦ d; a higher suit index is the higher suit.
     suits = [suit_of(parse_card("K" + s)) for s in "shcd"]
     assert suits == sorted(suits, reverse=True)
 

@@ -1,4 +1,4 @@
-"""Provably fair deck (ARCHITECTURE.md "Shuffles are provably fair", docs/FAIRNESS.md)."""
+"""Provably fair deck (docs/ARCHITECTURE.md "Shuffles are provably fair", docs/FAIRNESS.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Row evaluation against RULES.md section 1 ("5-card categories", "Ties inside a category")
+"""Row evaluation against docs/RULES.md section 1 ("5-card categories", "Ties inside a category")
 and section 2 ("No suits are compared")."""
 
 from __future__ import annotations

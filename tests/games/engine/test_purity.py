@@ -1,4 +1,4 @@
-"""The engines are pure Python, standard library only (ARCHITECTURE.md "Engines", STYLE.md).
+"""The engines are pure Python, standard library only (docs/ARCHITECTURE.md "Engines", docs/STYLE.md).
 
 Every module under ``games/engine`` may import the standard library and ``games.engine``
 itself — nothing else: no Django, Channels, Celery, wallet, DRF or numpy.

@@ -1,4 +1,4 @@
-"""The house-banked table (RULES.md `house`): main bets, ties, 6-point half pays, side bet."""
+"""The house-banked table (docs/RULES.md `house`): main bets, ties, 6-point half pays, side bet."""
 
 from __future__ import annotations
 

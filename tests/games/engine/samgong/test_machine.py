@@ -1,4 +1,4 @@
-"""The 三公 state machine: phases, bidding, bank keeping, rotation, timeouts (RULES.md section 3)."""
+"""The 三公 state machine: phases, bidding, bank keeping, rotation, timeouts (docs/RULES.md section 3)."""
 
 from __future__ import annotations
 

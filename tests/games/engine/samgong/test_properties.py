@@ -1,5 +1,5 @@
 """Hypothesis properties: settlements sum to zero, table money caps hold, views never leak,
-the seed re-deals the same hand, both rankings are strict orders (RULES.md section 3)."""
+the seed re-deals the same hand, both rankings are strict orders (docs/RULES.md section 3)."""
 
 from __future__ import annotations
 

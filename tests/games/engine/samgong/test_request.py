@@ -1,4 +1,4 @@
-"""score_request: the command-line scorer's pure entry point (RULES.md section 3)."""
+"""score_request: the command-line scorer's pure entry point (docs/RULES.md section 3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rule sets as data (RULES.md section 3): defaults per mode and room overrides."""
+"""Rule sets as data (docs/RULES.md section 3): defaults per mode and room overrides."""
 
 from __future__ import annotations
 

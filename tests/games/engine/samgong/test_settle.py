@@ -1,4 +1,4 @@
-"""Settlement of all_compare, banker and pairwise hands (RULES.md section 3, "Modes")."""
+"""Settlement of all_compare, banker and pairwise hands (docs/RULES.md section 3, "Modes")."""
 
 from __future__ import annotations
 

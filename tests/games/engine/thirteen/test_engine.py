@@ -1,4 +1,4 @@
-"""The thirteen state machine (games/engine/protocol.py) against RULES.md section 1."""
+"""The thirteen state machine (games/engine/protocol.py) against docs/RULES.md section 1."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Naturals of RULES.md section 1: all seven, their order, values, and qualification."""
+"""Naturals of docs/RULES.md section 1: all seven, their order, values, and qualification."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scoring of RULES.md section 1: rows, bonus rows, fouls, naturals, comparison order, money."""
+"""Scoring of docs/RULES.md section 1: rows, bonus rows, fouls, naturals, comparison order, money."""
 
 from __future__ import annotations
 

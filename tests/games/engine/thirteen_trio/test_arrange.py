@@ -1,4 +1,4 @@
-"""The auto-arrangement (RULES.md section 2 "Arranging": auto-play never fouls and keeps what pays)."""
+"""The auto-arrangement (docs/RULES.md section 2 "Arranging": auto-play never fouls and keeps what pays)."""
 
 from __future__ import annotations
 

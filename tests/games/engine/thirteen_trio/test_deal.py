@@ -1,4 +1,4 @@
-"""The jackpot card and the deal (RULES.md section 2 "Table head and deal"; seed 003 items 1-2)."""
+"""The jackpot card and the deal (docs/RULES.md section 2 "Table head and deal"; seed 003 items 1-2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The thirteen_trio state machine (games/engine/protocol.py) against RULES.md section 2."""
+"""The thirteen_trio state machine (games/engine/protocol.py) against docs/RULES.md section 2."""
 
 from __future__ import annotations
 

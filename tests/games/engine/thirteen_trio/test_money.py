@@ -1,4 +1,4 @@
-"""Money of 三人十三支 (RULES.md section 2 "Money", "Disconnecting or leaving"; intro rounding)."""
+"""Money of 三人十三支 (docs/RULES.md section 2 "Money", "Disconnecting or leaving"; intro rounding)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What each seat may see (protocol ``view``; RULES.md section 2)."""
+"""What each seat may see (protocol ``view``; docs/RULES.md section 2)."""
 
 from __future__ import annotations
 
