@@ -3,10 +3,11 @@ posts a transaction through the wallet services with the admin as the actor."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -23,13 +24,14 @@ from wallet.models import Account, Entry, House, LedgerTransaction
 from wallet.money import format_coins
 from wallet.selectors import house_balances
 
+_M = TypeVar("_M", bound=Model)
 
-# ModelAdmin and TabularInline are generic in the stubs only (no __class_getitem__ at run time).
-class ReadOnlyAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+
+class ReadOnlyAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[_M]):
     """View only, for everyone: ledger rows are never added, changed or deleted by hand."""
 
 
-class EntryInline(ReadOnlyAdminMixin, admin.TabularInline):  # type: ignore[type-arg]
+class EntryInline(ReadOnlyAdminMixin, admin.TabularInline[Entry, LedgerTransaction]):
     model = Entry
     fields = ("account", "house", "amount_coins", "balance_after_coins")
     readonly_fields = fields
@@ -47,7 +49,7 @@ class EntryInline(ReadOnlyAdminMixin, admin.TabularInline):  # type: ignore[type
 
 
 @admin.register(LedgerTransaction)
-class LedgerTransactionAdmin(ReadOnlyAdmin):
+class LedgerTransactionAdmin(ReadOnlyAdmin[LedgerTransaction]):
     list_display = ("id", "created_at", "kind", "reference", "idempotency_key", "actor", "memo")
     list_filter = ("kind", "created_at")
     search_fields = ("idempotency_key", "reference", "memo")
@@ -58,7 +60,7 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(ReadOnlyAdmin):
+class EntryAdmin(ReadOnlyAdmin[Entry]):
     list_display = ("id", "transaction", "account", "house", "amount", "balance_after")
     list_filter = ("house",)
     list_select_related = ("transaction", "account")
@@ -66,7 +68,7 @@ class EntryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Account)
-class AccountAdmin(ReadOnlyAdmin):
+class AccountAdmin(ReadOnlyAdmin[Account]):
     list_display = ("id", "kind", "user", "table_ref", "balance_coins")
     list_filter = ("kind",)
     search_fields = ("user__username", "table_ref")

@@ -1,8 +1,13 @@
 """WebSocket routes of every app."""
 
-from django.urls import URLPattern, URLResolver
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from games.routing import websocket_urlpatterns as games_routes
 from tables.routing import websocket_urlpatterns as tables_routes
 
-websocket_urlpatterns: list[URLPattern | URLResolver] = [*games_routes, *tables_routes]
+if TYPE_CHECKING:
+    from config.websocket import WebSocketRoute
+
+websocket_urlpatterns: list[WebSocketRoute] = [*games_routes, *tables_routes]

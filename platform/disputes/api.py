@@ -42,17 +42,21 @@ class IsDisputeReviewer(BasePermission):
         return can_review(request.user)
 
 
-class EventSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class EventSerializer(serializers.Serializer):
     kind = serializers.CharField()
     at = serializers.DateTimeField()
     actor = serializers.IntegerField(source="actor_id", allow_null=True)
     from_status = serializers.CharField()
     to_status = serializers.CharField()
     note = serializers.CharField()
-    data = serializers.JSONField()
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        """The fields above and ``data`` last. Declared in the class body, a field named ``data`` would
+        shadow, for type checkers, the serializer's own ``data`` (DRF moves declared fields off the class)."""
+        return {**super().get_fields(), "data": serializers.JSONField()}
 
 
-class DisputeOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class DisputeOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     record = serializers.IntegerField(source="record_id")
     hand = serializers.IntegerField(source="record.hand_id")
@@ -69,7 +73,9 @@ class DisputeOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 def _detail(dispute: Dispute, request: Request) -> dict[str, Any]:
     data = dict(DisputeOutputSerializer(dispute).data)
-    events = EventSerializer(dispute_events_for(dispute=dispute, user=request.user), many=True).data
+    # many=True: a list serializer, its data a list of events (the stubs type a serializer's data only).
+    events: list[dict[str, Any]] = list(EventSerializer(dispute_events_for(dispute=dispute, user=request.user),
+                                                        many=True).data)
     if not can_read_all(request.user):  # the reviewers' working notes stay internal; the reason is shown
         events = [{**e, "note": e["note"] if e["kind"] in PUBLIC_NOTES else ""} for e in events]
     data["events"] = events
@@ -80,7 +86,7 @@ class DisputeListApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema_serializer(component_name="DisputeOpen")
-    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    class InputSerializer(serializers.Serializer):
         record = serializers.IntegerField()
         category = serializers.ChoiceField(choices=Dispute.Category.choices)
         text = serializers.CharField(max_length=4000)
@@ -117,7 +123,7 @@ class DisputeReviewApi(APIView):
     permission_classes = [IsDisputeReviewer]
 
     @extend_schema_serializer(component_name="DisputeReview")
-    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    class InputSerializer(serializers.Serializer):
         note = serializers.CharField(required=False, allow_blank=True, default="")
 
     @extend_schema(request=InputSerializer, responses=DisputeOutputSerializer)
@@ -133,7 +139,7 @@ class DisputeResolveApi(APIView):
     permission_classes = [IsDisputeReviewer]
 
     @extend_schema_serializer(component_name="DisputeResolve")
-    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    class InputSerializer(serializers.Serializer):
         outcome = serializers.ChoiceField(choices=["upheld", "rejected"])
         reason = serializers.CharField(max_length=4000)
         compensation = serializers.IntegerField(min_value=0, default=0)

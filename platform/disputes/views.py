@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import FormView, ListView, TemplateView
 
+from accounts.requests import AuthenticatedHttpRequest
 from disputes.forms import DisputeOpenForm
 from disputes.models import Dispute
 from disputes.selectors import dispute_events_for, dispute_get_for, dispute_list_for
@@ -20,7 +21,7 @@ from disputes.services import DisputeError, dispute_open, window
 from history.models import HandRecord
 
 
-class DisputeListView(LoginRequiredMixin, ListView):  # type: ignore[type-arg]
+class DisputeListView(LoginRequiredMixin, ListView[Dispute]):
     template_name = "disputes/dispute_list.html"
     context_object_name = "disputes"
     paginate_by = 30
@@ -29,9 +30,10 @@ class DisputeListView(LoginRequiredMixin, ListView):  # type: ignore[type-arg]
         return dispute_list_for(user=self.request.user)
 
 
-class DisputeOpenView(LoginRequiredMixin, FormView):  # type: ignore[type-arg]
+class DisputeOpenView(LoginRequiredMixin, FormView[DisputeOpenForm]):
     template_name = "disputes/dispute_open.html"
     form_class = DisputeOpenForm
+    request: AuthenticatedHttpRequest
 
     def record(self) -> HandRecord:
         return get_object_or_404(HandRecord, pk=self.kwargs["record"], seats__user=self.request.user)
@@ -41,7 +43,7 @@ class DisputeOpenView(LoginRequiredMixin, FormView):  # type: ignore[type-arg]
 
     def form_valid(self, form: DisputeOpenForm) -> HttpResponse:
         try:
-            dispute = dispute_open(player=self.request.user, record=self.record(),  # type: ignore[arg-type]
+            dispute = dispute_open(player=self.request.user, record=self.record(),
                                    category=form.cleaned_data["category"], text=form.cleaned_data["text"])
         except DisputeError as exc:
             form.add_error(None, str(exc))

@@ -4,7 +4,8 @@ replay, the complete record, and streamed exports of the selected records."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeAlias
 
 from django.contrib import admin
 from django.db.models import QuerySet
@@ -13,16 +14,22 @@ from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from history.exports.stream import export_lines, export_response
 from history.models import HandRecord
 from history.replay import replay
 from history.selectors import record_with_hash
 
+#: An admin action exporting the selected hand records.
+ExportAction: TypeAlias = Callable[
+    [admin.ModelAdmin[HandRecord], HttpRequest, QuerySet[HandRecord]], StreamingHttpResponse
+]
+
 
 def replay_html(record: HandRecord) -> SafeString:
     """The complete record's replay, as on the player's page but with every card."""
-    return render_to_string("history/_admin_replay.html", {"replay": replay(record_with_hash(record))})  # type: ignore[return-value]
+    return render_to_string("history/_admin_replay.html", {"replay": replay(record_with_hash(record))})
 
 
 def record_json(record: HandRecord) -> SafeString:
@@ -30,10 +37,10 @@ def record_json(record: HandRecord) -> SafeString:
                        json.dumps(record_with_hash(record), indent=2, ensure_ascii=False, sort_keys=True))
 
 
-def _export(fmt: str, label: str) -> Any:
+def _export(fmt: str, label: StrOrPromise) -> ExportAction:
     @admin.action(description=label, permissions=["view"])
     def action(
-        modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[HandRecord]  # type: ignore[type-arg]
+        modeladmin: admin.ModelAdmin[HandRecord], request: HttpRequest, queryset: QuerySet[HandRecord]
     ) -> StreamingHttpResponse:
         return export_response(request, export_lines(queryset.order_by("id"), fmt), fmt=fmt, filename="hands")
 
@@ -42,7 +49,7 @@ def _export(fmt: str, label: str) -> Any:
 
 
 @admin.register(HandRecord)
-class HandRecordAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class HandRecordAdmin(admin.ModelAdmin[HandRecord]):
     list_display = ("id", "finished_at", "game", "stake_level", "table", "number", "chain_seq", "short_hash")
     list_filter = ("game", "stake_level")
     list_select_related = ("stake_level", "table")

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.http import StreamingHttpResponse
@@ -22,11 +23,13 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.permissions import IsAuditorOrStaff
+from accounts.requests import AuthenticatedRequest
 from games.engine.registry import GAMES
 from history.exports.stream import FORMATS, export_lines, export_response
 from history.selectors import (
@@ -50,7 +53,7 @@ FILTER_PARAMETERS = [
 ]
 
 
-class FilterSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class FilterSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=list(FORMATS), default="jsonl")
     since = serializers.CharField(required=False)
     until = serializers.CharField(required=False)
@@ -90,15 +93,18 @@ def read_filters(request: Request) -> tuple[str, RecordFilter]:
 class ExportNegotiation(DefaultContentNegotiation):
     """``?format=`` names the export format here, not a DRF renderer: the first renderer serves errors."""
 
-    def select_renderer(self, request: Request, renderers: list[Any], format_suffix: str | None = None) -> Any:
-        return renderers[0], renderers[0].media_type
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        first = next(iter(renderers))
+        return first, first.media_type
 
 
 class HandRecordListApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema_serializer(component_name="HandRecordSummary")
-    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField()
         game = serializers.CharField()
         table = serializers.IntegerField(source="table_id")
@@ -111,12 +117,12 @@ class HandRecordListApi(APIView):
         coins = serializers.IntegerField(source="my_coins", required=False)
 
     @extend_schema(responses=OutputSerializer(many=True), parameters=FILTER_PARAMETERS[1:])
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         if can_read_all(request.user):
             _fmt, filters = read_filters(request)
             records = hand_record_filter(filters).select_related("table", "stake_level").order_by("-id")
         else:
-            records = hand_record_list_for_player(user=request.user)  # type: ignore[arg-type]
+            records = hand_record_list_for_player(user=request.user)
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(records, request, view=self)
         return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
@@ -138,10 +144,10 @@ class HandRecordMyExportApi(APIView):
     content_negotiation_class = ExportNegotiation
 
     @extend_schema(parameters=FILTER_PARAMETERS[:5], responses={(200, "application/x-ndjson"): OpenApiTypes.STR})
-    def get(self, request: Request) -> StreamingHttpResponse:
+    def get(self, request: AuthenticatedRequest) -> StreamingHttpResponse:
         fmt, filters = read_filters(request)
         mine = RecordFilter(since=filters.since, until=filters.until, game=filters.game)
-        lines = export_lines(hand_record_filter(mine), fmt, viewer=request.user)  # type: ignore[arg-type]
+        lines = export_lines(hand_record_filter(mine), fmt, viewer=request.user)
         return export_response(request, lines, fmt=fmt, filename="my-hands")
 
 
@@ -161,7 +167,7 @@ class HandChainListApi(APIView):
     permission_classes = [IsAuditorOrStaff]
 
     @extend_schema_serializer(component_name="HandChainHead")
-    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    class OutputSerializer(serializers.Serializer):
         table = serializers.IntegerField()
         seq = serializers.IntegerField()
         hash = serializers.CharField()

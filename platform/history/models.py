@@ -11,7 +11,7 @@ PostgreSQL a trigger refuses UPDATE and DELETE (migration 0002).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import models
@@ -23,7 +23,10 @@ class ImmutableRecord(Exception):
     """Hand records are append-only: a correction is a dispute and a new ledger transaction."""
 
 
-class AppendOnlyQuerySet(models.QuerySet):  # type: ignore[type-arg]
+_M = TypeVar("_M", bound=models.Model)
+
+
+class AppendOnlyQuerySet(models.QuerySet[_M]):
     def update(self, **kwargs: Any) -> int:
         raise ImmutableRecord(f"{self.model.__name__} rows are append-only: UPDATE refused")
 

@@ -8,18 +8,20 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db.models import QuerySet
 from django.views.generic import ListView, TemplateView
 
+from accounts.requests import AuthenticatedHttpRequest
 from history.models import HandRecord
 from history.replay import replay
 from history.selectors import hand_record_for_viewer, hand_record_list_for_player
 
 
-class MyHandsView(LoginRequiredMixin, ListView):  # type: ignore[type-arg]
+class MyHandsView(LoginRequiredMixin, ListView[HandRecord]):
     template_name = "history/hand_list.html"
     context_object_name = "records"
     paginate_by = 30
+    request: AuthenticatedHttpRequest
 
     def get_queryset(self) -> QuerySet[HandRecord]:
-        return hand_record_list_for_player(user=self.request.user)  # type: ignore[arg-type]
+        return hand_record_list_for_player(user=self.request.user)
 
 
 class HandReplayView(LoginRequiredMixin, TemplateView):

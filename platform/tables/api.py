@@ -15,7 +15,7 @@ from tables.selectors import stake_level_list, table_list_open, table_summary
 class StakeLevelListApi(APIView):
     permission_classes = [AllowAny]
 
-    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField()
         game = serializers.CharField()
         mode = serializers.CharField()
@@ -32,7 +32,7 @@ class StakeLevelListApi(APIView):
         return Response(self.OutputSerializer(levels, many=True).data)
 
 
-class PlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PlayerSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     name = serializers.CharField()
     status = serializers.CharField()
@@ -41,7 +41,7 @@ class PlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class TableListApi(APIView):
     permission_classes = [AllowAny]
 
-    class OutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField()
         name = serializers.CharField()
         game = serializers.CharField()

@@ -1,9 +1,15 @@
 """WebSocket routes of the tables app: the lobby."""
 
-from django.urls import path
+from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from config.websocket import websocket_path
 from tables.consumers import LobbyConsumer
 
-websocket_urlpatterns = [
-    path("ws/lobby/", LobbyConsumer.as_asgi()),
+if TYPE_CHECKING:
+    from config.websocket import WebSocketRoute
+
+websocket_urlpatterns: list[WebSocketRoute] = [
+    websocket_path("ws/lobby/", LobbyConsumer.as_asgi()),
 ]

@@ -43,7 +43,7 @@ def _wallet_balance(request: HttpRequest) -> int | None:
         return None
     from wallet.selectors import wallet_balance
 
-    return wallet_balance(user=request.user)  # type: ignore[arg-type]
+    return wallet_balance(user=request.user)
 
 
 class LobbyView(TemplateView):

@@ -12,7 +12,12 @@ import os
 import secrets
 from pathlib import Path
 
+import django_stubs_ext
 import environ
+
+# Django classes that are generic in the type stubs only (ModelAdmin, ModelForm, the class-based
+# views) accept type arguments at run time too: ``admin.ModelAdmin[Entry]``. No builtins are added.
+django_stubs_ext.monkeypatch(include_builtins=False)
 
 ROOT_DIR = Path(__file__).resolve().parents[3]
 APPS_DIR = ROOT_DIR / "platform"
