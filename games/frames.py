@@ -100,7 +100,7 @@ def table_frames(table_id: int) -> tuple[dict[int, dict[str, Any]], dict[str, An
     """Private frames per seated (or dealt-in) user, and the public frame."""
     table, seats, hand = _load(table_id)
     base = _base(table, seats)
-    users = {s.user_id: s.index for s in seats}
+    users: dict[int, int | None] = {s.user_id: s.index for s in seats}  # None: dealt in, no longer seated
     if hand is not None and hand.status == Hand.Status.ACTIVE:
         for p in hand.players:
             users.setdefault(p["user"], None)

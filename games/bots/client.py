@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import websockets
+from websockets.typing import Origin
 
 from games.bots.policy import choose
 
@@ -44,7 +45,7 @@ class Bot:
     async def run(self, deadline: float) -> None:
         headers = {"Cookie": f"sessionid={self.session}"}
         async with websockets.connect(
-            f"{self.url}/ws/tables/{self.table_id}/", additional_headers=headers, origin=self.origin,
+            f"{self.url}/ws/tables/{self.table_id}/", additional_headers=headers, origin=Origin(self.origin),
             open_timeout=20, max_size=2**22,
         ) as ws:
             await ws.send(json.dumps({"type": "join", "id": uuid.uuid4().hex, "buy_in": self.buy_in}))
@@ -95,7 +96,7 @@ class Bot:
                 self.done.set()
                 return
         action = choose(frame, self.rng)
-        if action is None:
+        if action is None or hand is None:  # choose() acts only on a hand: never None here
             return
         view = hand["view"]
         key = (hand["id"], view["phase_seq"], view["phase"])

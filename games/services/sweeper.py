@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.adapters import engine, void_on_outage
+from games.engine.protocol import Voidable
 from games.models import Clock, Hand
 from games.services.hands import hand_advance, hand_expire, hand_start_if_ready
 from games.services.presence import seat_disconnected
@@ -61,7 +62,10 @@ def _extend(hand_id: int, gap: timedelta) -> int:
 
 def _void(table: Table, hand: Hand) -> int:
     """The rule of games whose hands our own outage interrupted: voided, stakes returned."""
-    state, _events = engine(hand.game).void(hand.state)
+    game_engine = engine(hand.game)
+    if not isinstance(game_engine, Voidable):  # the contract: an engine with void_on_outage has void()
+        raise TypeError(f"{hand.game}: void_on_outage is set but the engine has no void()")
+    state, _events = game_engine.void(hand.state)
     hand_advance(table, hand, state)
     return 1
 
