@@ -51,7 +51,7 @@ def hand_record_write(*, hand: Hand, house_lines: Mapping[str, int] | None = Non
     1. Idempotent: a hand already recorded returns its record.
     2. The caller holds the table's row lock, so reading the table's last record and
        appending the next one cannot race; the UNIQUE (table, chain_seq) backs that.
-    3. The body (history.record) is sealed as canonical JSON and its SHA-256, which covers
+    3. The body (games.engine.record) is sealed as canonical JSON and its SHA-256, which covers
        the previous record's hash; the seat rows index it by player.
     """
     existing = HandRecord.objects.filter(hand_id=hand.pk).first()

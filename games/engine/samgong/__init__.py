@@ -1,4 +1,4 @@
-"""三公 ``samgong`` (docs/RULES.md section 3, seed 002): five modes behind one engine.
+"""三公 ``samgong`` (docs/RULES.md section 3 and its original rule text): five modes behind one engine.
 
 The package is the game's plug-in: it satisfies :class:`games.engine.protocol.GameEngine`.
 ``rules["mode"]`` in :func:`new_hand` picks ``all_compare`` (通比), ``banker_bid`` (搶莊),

@@ -1,4 +1,4 @@
-"""三人十三支 ``thirteen_trio``: the engine of docs/RULES.md section 2 (seed 003).
+"""三人十三支 ``thirteen_trio``: the engine of docs/RULES.md section 2 and its original rule text.
 
 The package is the game's plug-in: it satisfies :class:`games.engine.protocol.GameEngine`
 (the state machine ``new_hand`` … ``carry_over``, the platform hooks of

@@ -1,4 +1,4 @@
-"""Hand evaluation, docs/RULES.md section 3 and seed 002: points, card order, both rankings."""
+"""Hand evaluation, docs/RULES.md section 3 and the original rule text: points, card order, both rankings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The jackpot card and the deal (docs/RULES.md section 2 "Table head and deal"; seed 003 items 1-2)."""
+"""The jackpot card and the deal (docs/RULES.md section 2 "Table head and deal"; the original rule text: items 1-2)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from games.engine.thirteen_trio.deal import card_value, deal, start_seat
 from games.engine.thirteen_trio.rules import role
 from tests.games.engine.thirteen_trio.helpers import SEED, seats, start
 
-# 頭 1, 對 2, 尾 3, 頭 4, 對 5, 尾 6, ... (seed 003 item 1)
+# 頭 1, 對 2, 尾 3, 頭 4, 對 5, 尾 6, ... (the original rule text, item 1)
 COUNT = {
     1: "頭",
     2: "對",
@@ -46,7 +46,7 @@ def test_the_jackpot_value_counts_head_opposite_tail_from_the_head(head: int, va
 
 
 def test_a_six_starts_at_the_tail() -> None:
-    # seed 003: 第一局抽出的是6，則由尾家位開始發出第一張牌
+    # the original rule text: 第一局抽出的是6，則由尾家位開始發出第一張牌
     for head in range(3):
         assert role(head, start_seat(head, 6)) == "尾"
     assert start_seat(0, 6) == 1  # counter-clockwise from seat 0: 頭 0, 對 2, 尾 1

@@ -29,7 +29,7 @@ def test_the_bases_are_100_to_1000_coins_in_minor_units() -> None:
 
 @pytest.mark.parametrize(("base", "forms"), [(100, 3_000), (200, 6_000), (300, 9_000), (500, 15_000), (1000, 30_000)])
 def test_table_minimum_is_30_bases_and_game_minimum_11_bases(base: int, forms: int) -> None:
-    # 成局點數 3000 … 30000 for bases 100 … 1000 (seed 003)
+    # 成局點數 3000 … 30000 for bases 100 … 1000 (the original rule text)
     assert set_minimum({"base": base}) == forms
     assert game_minimum({"base": base}) == 11 * base
 

@@ -1,4 +1,4 @@
-"""比打槍 scoring (docs/RULES.md section 2 "Arranging", "Scoring", "Specials"; seed 003 勝負計算, 特殊牌加墩)."""
+"""比打槍 scoring (docs/RULES.md section 2 "Arranging", "Scoring", "Specials"; the original rule text: 勝負計算, 特殊牌加墩)."""
 
 from __future__ import annotations
 
