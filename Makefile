@@ -53,6 +53,7 @@ beat: venv
 test: dev migrate
 	$(PY) manage.py check
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -m "not browser" ; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 1; fi; exit $$rc
 	$(MAKE) test-browser
 
