@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import connection
 
 from accounts.models import User
 from tables.models import Table
@@ -14,6 +15,18 @@ from tests.factories import funded_user, table_at
 
 _names = itertools.count(1)
 START_COINS = 10_000_000  # 100,000.00 coins
+
+
+@pytest.fixture(autouse=True)
+def _fresh_connection_pool() -> Any:
+    """Each test runs its consumers on an event loop of its own, whose executor threads are
+    dropped with it; a thread's pooled connection that was still checked out then never goes
+    back to the pool, and over a whole run the pool would run dry. A fresh pool per test
+    keeps every test's connections its own (PostgreSQL only; SQLite has no pool)."""
+    yield
+    if getattr(connection, "pool", None) is not None:
+        connection.close()
+        connection.close_pool()
 
 
 @pytest.fixture
