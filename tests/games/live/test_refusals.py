@@ -24,7 +24,8 @@ async def test_a_buy_in_below_the_minimum(funded, table_for):
     table, player = await _at_table(funded, table_for)
     minimum = table.stake_level.min_buy_in
     reply = await player.request({"id": "low", "type": "join", "buy_in": minimum - 1})
-    expected = _error("low", "below_minimum_buy_in", f"买入 {(minimum - 1) / 100:.2f} 低于本桌最低买入 {minimum / 100:.2f}")
+    assert minimum == 1500  # the cheapest 十三张 level: 15.00 coins
+    expected = _error("low", "below_minimum_buy_in", "买入 14.99 低于本桌最低买入 15.00")
     assert reply == expected and list(reply) == list(expected)
     await player.close()
 
@@ -33,7 +34,8 @@ async def test_a_buy_in_beyond_the_balance(funded, table_for):
     table, player = await _at_table(funded, table_for, coins=100)
     minimum = table.stake_level.min_buy_in
     reply = await player.request({"id": "poor", "type": "join", "buy_in": minimum})
-    assert reply == _error("poor", "insufficient_funds", f"余额不足：余额 1.00，需要 {minimum / 100:.2f}")
+    assert minimum == 1500
+    assert reply == _error("poor", "insufficient_funds", "余额不足：余额 1.00，需要 15.00")
     await player.close()
 
 
