@@ -8,23 +8,16 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from disputes.services import dispute_open
-from tests.history.conftest import records_of
-
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def setup(live: Any, people: dict[str, Any]) -> dict[str, Any]:
-    table = live("samgong", "all_compare", 2, seed=71)
-    table.play(2)
-    first, second = records_of(table.table)[:2]
-    dispute = dispute_open(player=table.users[0], record=first, category="result", text="check it")
-    everyone = {**people, "player": table.users[0]}
-    for user in everyone.values():  # the messages in English
-        user.language = "en"
-        user.save(update_fields=["language"])
-    return {**everyone, "record": second, "dispute": dispute}
+@pytest.fixture(autouse=True)
+def _users_read_english(setup: dict[str, Any]) -> None:
+    """The users' own language picks the API's messages: English here."""
+    for user in setup.values():
+        if hasattr(user, "language"):
+            user.language = "en"
+            user.save(update_fields=["language"])
 
 
 def _post(client: Client, who: Any, url: str, body: dict[str, Any]) -> tuple[int, bytes, str]:

@@ -9,19 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from disputes.models import Dispute
-from disputes.services import dispute_open
-from tests.history.conftest import records_of
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def setup(live: Any, people: dict[str, Any]) -> dict[str, Any]:
-    table = live("samgong", "all_compare", 2, seed=71)
-    table.play(2)
-    first, second = records_of(table.table)[:2]
-    dispute = dispute_open(player=table.users[0], record=first, category="result", text="check it")
-    return {**people, "player": table.users[0], "record": second, "dispute": dispute}
 
 
 def as_user(client: Client, setup: dict[str, Any], who: str | None) -> Client:
