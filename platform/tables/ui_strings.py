@@ -1,7 +1,7 @@
 """Every string the lobby and table scripts show, translated for the page's language.
 
 The pages pass them to the browser as one JSON script tag (``json_script``); ``{name}`` marks a
-value the script fills in. Game terms are the players' own words (docs/RULES.md, seeds).
+value the script fills in. Game terms are the players' own words (docs/RULES.md).
 """
 
 from __future__ import annotations
@@ -9,19 +9,16 @@ from __future__ import annotations
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from tables.models import GAME_CHOICES, MODE_CHOICES
+
 COMMON: dict[str, Promise] = {
     "conn_connecting": _("Connecting…"),
     "conn_online": _("Connected"),
     "conn_reconnecting": _("Reconnecting…"),
     "conn_retry": _("Connection lost — retrying in {s} s"),
-    "game_thirteen": _("Thirteen"),
-    "game_thirteen_trio": _("Three-player thirteen"),
-    "game_samgong": _("Sam Gong"),
-    "mode_all_compare": _("All compare"),
-    "mode_banker_bid": _("Banker bid"),
-    "mode_banker_rotate": _("Rotating banker"),
-    "mode_pairwise": _("Pairwise"),
-    "mode_house": _("House table"),
+    # every registered game and mode by its label (``game_<code>``, ``mode_<code>``)
+    **{f"game_{code}": label for code, label in GAME_CHOICES},
+    **{f"mode_{code}": label for code, label in MODE_CHOICES if code},
     "unit": _("Unit {x}"),
     "base": _("Base {x}"),
     "commission": _("Commission {p}%"),
