@@ -70,6 +70,19 @@ class GameEngine(Protocol):
         """The table page family: the page is ``tables/table_<page>.html``."""
 
     @property
+    def glyph(self) -> str:
+        """The short mark the lobby shows beside the game's name (``"13"``)."""
+
+    @property
+    def blurb(self) -> str:
+        """English message id of the lobby's one-line description of the game."""
+
+    @property
+    def stake_word(self) -> str:
+        """What a stake level's unit is called on the pages: ``"unit"`` or ``"base"`` (a page
+        string key)."""
+
+    @property
     def presence_matters(self) -> bool:
         """Whether the rules depend on who is connected (the trio's leaver penalty): the engine
         is then told of disconnections and returns, and a leaver mid-set counts as away."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.registry import games
 from tables.models import GAME_CHOICES, MODE_CHOICES
 
 COMMON: dict[str, Promise] = {
@@ -19,6 +20,7 @@ COMMON: dict[str, Promise] = {
     # every registered game and mode by its label (``game_<code>``, ``mode_<code>``)
     **{f"game_{code}": label for code, label in GAME_CHOICES},
     **{f"mode_{code}": label for code, label in MODE_CHOICES if code},
+    **{f"blurb_{engine.name}": _(engine.blurb) for engine in games()},
     "unit": _("Unit {x}"),
     "base": _("Base {x}"),
     "commission": _("Commission {p}%"),

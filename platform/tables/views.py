@@ -34,7 +34,7 @@ def _level_row(level: StakeLevel) -> dict[str, Any]:
     return {
         "id": level.pk, "game": level.game, "mode": level.mode, "name": level.name, "unit": level.unit,
         "commission_percent": level.commission_percent, "min_buy_in": level.min_buy_in, "seats": level.seats,
-        "play": reverse("table-play", args=[level.pk]),
+        "play": reverse("table-play", args=[level.pk]), "stake_word": engine_for(level.game).stake_word,
     }
 
 
@@ -56,6 +56,7 @@ class LobbyView(TemplateView):
         game = self.request.GET.get("game", "")
         context["lobby"] = {
             "games": list(GAMES),
+            "glyphs": {game: engine_for(game).glyph for game in GAMES},
             "game": game if game in GAMES else "",
             "levels": [_level_row(level) for level in stake_level_list()],
             "tables": [table_summary(t) for t in table_list_open()],
@@ -94,6 +95,7 @@ class TableView(TemplateView):
             "user": user.pk if user.is_authenticated else None,
             "wallet": _wallet_balance(self.request),
             "min_buy_in": level.min_buy_in,
+            "stake_word": engine_for(level.game).stake_word,
             "cards": card_urls(),
             "login": f"{reverse('login')}?next={self.request.path}",
             "lobby": reverse("lobby"),

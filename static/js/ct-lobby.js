@@ -9,6 +9,7 @@
       levels: data.levels,
       tables: data.tables,
       games: data.games,
+      glyphs: data.glyphs,
       game: data.game,
       wallet: data.wallet,
       status: "connecting",
@@ -57,7 +58,7 @@
 
       tableUrl: function (table) { return data.table_url.replace(/0\/$/, table.id + "/"); },
       stakeLabel: function (level) {
-        return t(level.game === "thirteen" ? "unit" : "base", { x: CT.money(level.unit) });
+        return t(level.stake_word, { x: CT.money(level.unit) });
       },
       statusLabel: function () { return t("conn_" + (this.status === "online" ? "online" : this.status)); }
     };

@@ -212,7 +212,7 @@
 
       cardUrl: function (card) { return config.cards[card]; },
       coinsLabel: function () {
-        return t(config.game === "thirteen" ? "unit" : "base", { x: CT.money(this.frame ? this.frame.stake.unit : 0) });
+        return t(config.stake_word, { x: CT.money(this.frame ? this.frame.stake.unit : 0) });
       }
     };
   }

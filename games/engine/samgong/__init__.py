@@ -14,9 +14,11 @@ the hand record).
 from games.engine.samgong.bot import bot_move
 from games.engine.samgong.hands import HAND_NAMES, evaluate, hand_name, multiplier
 from games.engine.samgong.hooks import (
+    blurb,
     carry_after_removal,
     carry_for,
     deal_lines,
+    glyph,
     hand_label,
     hidden_cards,
     house_lines,
@@ -29,6 +31,7 @@ from games.engine.samgong.hooks import (
     seat_roles,
     set_running,
     stake_rules,
+    stake_word,
     start_problems,
     table_lines,
     text_fields,
@@ -69,6 +72,8 @@ __all__ = [
     "hand_label",
     "hidden_cards",
     "house_lines",
+    "blurb",
+    "glyph",
     "label",
     "modes",
     "name",
@@ -80,6 +85,7 @@ __all__ = [
     "seat_roles",
     "set_running",
     "stake_rules",
+    "stake_word",
     "start_problems",
     "suggestions",
     "table_lines",

@@ -32,6 +32,9 @@ modes: Mapping[str, str] = {
     "house": gettext_noop("House banker"),
 }
 page = "samgong"
+glyph = "三"
+blurb = gettext_noop("Three cards, points count mod 10; three face cards beat any points.")
+stake_word = "base"
 presence_matters = False
 void_on_outage = False
 

@@ -21,9 +21,11 @@ from games.engine.thirteen.engine import (
 )
 from games.engine.thirteen.hands import deal
 from games.engine.thirteen.hooks import (
+    blurb,
     carry_after_removal,
     carry_for,
     deal_lines,
+    glyph,
     hand_label,
     hidden_cards,
     house_lines,
@@ -36,6 +38,7 @@ from games.engine.thirteen.hooks import (
     seat_roles,
     set_running,
     stake_rules,
+    stake_word,
     start_problems,
     table_lines,
     text_fields,
@@ -69,6 +72,8 @@ __all__ = [
     "hand_label",
     "hidden_cards",
     "house_lines",
+    "blurb",
+    "glyph",
     "label",
     "legal_actions",
     "modes",
@@ -86,6 +91,7 @@ __all__ = [
     "seat_roles",
     "set_running",
     "stake_rules",
+    "stake_word",
     "start_problems",
     "suggestions",
     "table_lines",

@@ -22,6 +22,9 @@ name = "thirteen"
 label = gettext_noop("Thirteen (十三张)")
 modes: Mapping[str, str] = {"": gettext_noop("standard")}
 page = "thirteen"
+glyph = "13"
+blurb = gettext_noop("2–4 players, 13 cards each: set a front of 3, a middle of 5 and a back of 5.")
+stake_word = "unit"
 presence_matters = False
 void_on_outage = False
 

@@ -25,6 +25,9 @@ name = GAME
 label = gettext_noop("Three-player thirteen (三人十三支)")
 modes: Mapping[str, str] = {"": gettext_noop("standard")}
 page = "thirteen"
+glyph = "17"
+blurb = gettext_noop("Exactly 3 players, 17 cards each: play your best 13. Only scoops pay.")
+stake_word = "base"
 presence_matters = True
 void_on_outage = True
 

@@ -29,7 +29,8 @@ from games.engine.registry import GAMES, engine_for, games
 REPO = Path(__file__).resolve().parents[3]
 CATALOGUES = [REPO / "locale" / lang / "LC_MESSAGES" / "django.po" for lang in ("zh_Hans", "zh_Hant")]
 DATA = {"name": str, "label": str, "modes": Mapping, "page": str, "presence_matters": bool,
-        "void_on_outage": bool, "hidden_cards": int, "text_fields": tuple}
+        "void_on_outage": bool, "hidden_cards": int, "text_fields": tuple, "glyph": str, "blurb": str,
+        "stake_word": str}
 NOW = 1_700_000_000.0
 RICH = 10**7
 
@@ -82,7 +83,8 @@ def test_the_package_has_every_member_of_the_protocol(engine: Any) -> None:
 
 @pytest.mark.parametrize("engine", ENGINES, ids=ids)
 def test_labels_are_set_translated_and_the_page_exists(engine: Any) -> None:
-    labels = [engine.label, *engine.modes.values()]
+    labels = [engine.label, engine.blurb, *engine.modes.values()]
+    assert engine.glyph and engine.stake_word in ("unit", "base")
     assert engine.modes and all(isinstance(label, str) and label.strip() for label in labels)
     assert all(isinstance(code, str) for code in engine.modes)
     for msgids in translated_msgids():
@@ -99,7 +101,7 @@ def test_makemessages_extracts_the_labels_from_the_engines(tmp_path: Path) -> No
                     "--output", str(out), *sources], cwd=REPO, check=True)
     extracted = {e.msgid for e in polib.pofile(str(out))}
     for engine in ENGINES:
-        assert {engine.label, *engine.modes.values()} <= extracted
+        assert {engine.label, engine.blurb, *engine.modes.values()} <= extracted
 
 
 def terms_for(mode: str) -> StakeTerms:
