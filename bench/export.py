@@ -105,9 +105,9 @@ def fixtures(tables: int) -> tuple[list[Any], list[Any]]:
 
 
 def _body(sample: Sample, table: Any, seq: int, prev: str, players: list[Any], at: dt.datetime) -> dict[str, Any]:
+    from games.adapters import house_lines
     from games.engine.deck import commitment
     from games.engine.record import record_body
-    from games.services.settlement import house_lines
 
     level, when = table.stake_level, at.isoformat()
     return record_body(

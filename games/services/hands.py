@@ -37,7 +37,7 @@ from games.services.store import (
     action_log,
     epoch_to_dt,
     hand_active_locked,
-    hand_locked,
+    hand_locked_with_table,
     hand_state_set,
     hand_state_store,
     hand_timer_arm,
@@ -217,11 +217,10 @@ def hand_expire(*, hand_id: int, phase_seq: int) -> bool:
     Does nothing if the hand moved on (another phase), is over, is not yet due, or the
     platform itself was down (the sweeper extends such deadlines first).
     """
-    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
-    if table_id is None:
+    locked = hand_locked_with_table(hand_id)
+    if locked is None:
         return False
-    table = table_lock(table_id)
-    hand = hand_locked(hand_id)
+    table, hand = locked
     if hand.status != Hand.Status.ACTIVE or hand.phase_seq != phase_seq:
         return False
     now = timezone.now()
@@ -273,7 +272,4 @@ def hand_hints(*, table_id: int, user: User) -> list[dict[str, Any]]:
     eng = engine(hand.game)
     if not eng.legal_actions(hand.state, seat):
         return []
-    suggest = getattr(eng, "suggestions", None)
-    if suggest is not None:
-        return list(suggest(hand.state, seat))
-    return [eng.auto_action(hand.state, seat)]
+    return list(eng.suggestions(hand.state, seat))

@@ -20,8 +20,6 @@ from tables.models import Seat, Table
 from wallet import selectors as wallet_selectors
 from wallet import services as wallet
 
-__all__ = ["hand_settle", "house_lines", "seat_remove"]
-
 
 def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
     """Post the hand's coins and save it with its outcome (table and hand rows locked by the

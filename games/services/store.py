@@ -58,9 +58,13 @@ def hand_active_locked(table: Table) -> Hand | None:
     return Hand.objects.select_for_update().filter(table=table, status=Hand.Status.ACTIVE).first()
 
 
-def hand_locked(hand_id: int) -> Hand:
-    """Lock a hand's row (lock its table first)."""
-    return Hand.objects.select_for_update().get(pk=hand_id)
+def hand_locked_with_table(hand_id: int) -> tuple[Table, Hand] | None:
+    """Lock a hand's table row, then the hand's (the lock order of every change at a table);
+    None when there is no such hand."""
+    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return None
+    return table_lock(table_id), Hand.objects.select_for_update().get(pk=hand_id)
 
 
 def epoch_to_dt(value: float | None) -> datetime | None:

@@ -16,7 +16,7 @@ from games.engine.protocol import Voidable
 from games.models import Clock, Hand
 from games.services.hands import hand_advance, hand_expire, hand_start_if_ready
 from games.services.presence import seat_disconnected
-from games.services.store import SWEEPER_CLOCK, hand_locked, table_lock
+from games.services.store import SWEEPER_CLOCK, hand_locked_with_table
 from tables.models import Seat, Table
 
 log = logging.getLogger(__name__)
@@ -47,9 +47,10 @@ def _tick(now: datetime) -> int:
 
 
 def _extend(hand_id: int, gap: timedelta) -> int:
-    table_id = Hand.objects.values_list("table_id", flat=True).get(pk=hand_id)
-    table = table_lock(table_id)
-    hand = hand_locked(hand_id)
+    locked = hand_locked_with_table(hand_id)
+    if locked is None:
+        return 0
+    table, hand = locked
     if hand.status != Hand.Status.ACTIVE or hand.deadline is None:
         return 0
     if void_on_outage(hand.game):
