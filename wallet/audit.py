@@ -1,10 +1,13 @@
-"""The ledger audit behind ``manage.py ledger_check``: recompute everything from the entries."""
+"""The ledger audit behind ``manage.py ledger_check``: recompute everything from the entries,
+and find table money that no seat holds."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import F, Q, Sum, Value
 from django.db.models.functions import Coalesce
 
@@ -17,6 +20,36 @@ GUARDS = {
     "postgresql": ("wallet_entry_append_only", "wallet_transaction_append_only", "wallet_entry_balanced"),
     "sqlite": ("wallet_entry_append_only", "wallet_transaction_append_only"),
 }
+
+
+#: Answers, for table refs with table money, which users hold a seat there now: ``{ref: {user
+#: id, ...}}``, a ref left out when its table does not exist (any more).
+SeatHolders = Callable[[Collection[str]], Mapping[str, Collection[int]]]
+
+
+@dataclass(frozen=True)
+class EscrowOwner:
+    """An app that keeps seats' table money at the table refs starting with ``prefix``."""
+
+    prefix: str
+    holders: SeatHolders
+
+
+#: Registered by the apps that seat players (the tables app, when it is ready); the wallet
+#: itself knows nothing of tables or seats.
+ESCROW_OWNERS: list[EscrowOwner] = []
+
+
+def escrow_owner_register(*, prefix: str, holders: SeatHolders) -> None:
+    """Let the audit ask ``holders`` who holds a seat at the table refs starting with ``prefix``."""
+    owner = EscrowOwner(prefix=prefix, holders=holders)
+    if owner not in ESCROW_OWNERS:
+        ESCROW_OWNERS.append(owner)
+
+
+def escrow_opened(*, table_ref: str) -> bool:
+    """Whether anyone ever had table money at ``table_ref`` (accounts are never deleted)."""
+    return Account.objects.filter(kind=AccountKind.TABLE, table_ref=table_ref).exists()
 
 
 @dataclass
@@ -32,16 +65,32 @@ class LedgerReport:
 
 def ledger_audit() -> LedgerReport:
     report = LedgerReport()
-    _check_transactions_balance(report)
-    _check_cached_balances(report)
-    _check_totals(report)
-    _check_guards(report)
-    report.counts = {
-        "transactions": LedgerTransaction.objects.count(),
-        "entries": Entry.objects.count(),
-        "accounts": Account.objects.count(),
-    }
+    with _snapshot():
+        _check_transactions_balance(report)
+        _check_cached_balances(report)
+        _check_totals(report)
+        _check_escrow_held(report)
+        _check_guards(report)
+        report.counts = {
+            "transactions": LedgerTransaction.objects.count(),
+            "entries": Entry.objects.count(),
+            "accounts": Account.objects.count(),
+        }
     return report
+
+
+@contextmanager
+def _snapshot() -> Iterator[None]:
+    """Every query of the audit reads one snapshot, so postings committed while it runs (a
+    player joining or leaving: table money and seat in one transaction) cannot look like a
+    discrepancy. PostgreSQL: a read-only REPEATABLE READ transaction, unless the caller has a
+    transaction open already; SQLite's WAL gives a transaction one snapshot anyway."""
+    nested = connection.in_atomic_block
+    with transaction.atomic():
+        if connection.vendor == "postgresql" and not nested:
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
 
 
 def _check_transactions_balance(report: LedgerReport) -> None:
@@ -80,6 +129,30 @@ def _check_totals(report: LedgerReport) -> None:
         report.problems.append(
             f"coins issued {format_coins(issued)} differ from the balances held {format_coins(held)}"
         )
+
+
+def _check_escrow_held(report: LedgerReport) -> None:
+    """Table money (a positive balance) whose owner holds no seat at that table, or at a table
+    that no longer exists, is stranded: no service would ever cash it out."""
+    for owner in ESCROW_OWNERS:
+        funded = list(
+            Account.objects.filter(kind=AccountKind.TABLE, table_ref__startswith=owner.prefix, balance__gt=0)
+            .select_related("user").order_by("table_ref", "user_id")
+        )
+        if not funded:
+            continue
+        holders = owner.holders({account.table_ref for account in funded})
+        stranded = [a for a in funded if a.user_id not in holders.get(a.table_ref, ())]
+        for account in stranded[:PROBLEM_LIMIT]:
+            where = "where they hold no seat" if account.table_ref in holders else "a table that no longer exists"
+            report.problems.append(
+                f"table money {format_coins(account.balance)} of user {account.user_id} ({account.user}) "
+                f"is stranded at {account.table_ref}, {where}"
+            )
+        if stranded:
+            report.totals["stranded table money"] = report.totals.get("stranded table money", 0) + sum(
+                a.balance for a in stranded
+            )
 
 
 def _check_guards(report: LedgerReport) -> None:

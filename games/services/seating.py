@@ -6,6 +6,8 @@ the seat's table money (escrow, keyed by the table's ``wallet_ref``), leaving mo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -67,8 +69,10 @@ def _my_seat(table: Table, user: User) -> Seat:
 
 @transaction.atomic
 def seat_top_up(*, table_id: int, user: User, amount: int, request_id: str) -> int:
-    """Add table money between hands (not while dealt into a hand in play)."""
+    """Add table money between hands (not while dealt into a hand in play, nor at a closed table)."""
     table = table_lock(table_id)
+    if table.status != Table.Status.OPEN:
+        raise PlayError(_("This table is closed."), code="closed")
     _my_seat(table, user)
     if _in_hand(table, user):
         raise PlayError(_("You can top up between hands."), code="in_hand")
@@ -116,3 +120,41 @@ def seat_leave(*, table_id: int, user: User) -> bool:
     table_touch(table)
     return True
 
+
+@dataclass(frozen=True)
+class TableClosing:
+    """What closing a table did: seats cashed out at once (and their coins), and seats dealt
+    into the hand in play, cashed out when it settles or is voided."""
+
+    cashed_out: int
+    amount: int
+    in_hand: int
+
+
+@transaction.atomic
+def table_close(*, table_id: int, actor: User, reason: str) -> TableClosing:
+    """Close a table for good (staff): nobody joins or tops up, and no hand is dealt again.
+
+    1. Lock the table and mark it closed, by whom and why (closing it again keeps the first
+       closing and only cashes out what is idle).
+    2. Cash out every seat not dealt into the hand in play: table money → wallet, through
+       ``seat_remove`` (idempotent), each player told why.
+    3. The hand in play, if any, finishes; its settlement (or void) cashes out the other seats.
+    """
+    table = table_lock(table_id)
+    if table.status != Table.Status.CLOSED:
+        table.status, table.closed_at, table.closed_by, table.close_reason = (
+            Table.Status.CLOSED, timezone.now(), actor, reason[:200],
+        )
+        table.save(update_fields=["status", "closed_at", "closed_by", "close_reason"])
+    hand = hand_active(table)
+    dealt = {p["user"] for p in hand.players} if hand is not None else set()
+    cashed_out = amount = in_hand = 0
+    for seat in seats_locked(table):
+        if seat.user_id in dealt:
+            in_hand += 1
+            continue
+        amount += seat_remove(table=table, seat=seat, reason="table_closed")
+        cashed_out += 1
+    table_touch(table)
+    return TableClosing(cashed_out=cashed_out, amount=amount, in_hand=in_hand)

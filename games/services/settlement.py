@@ -30,7 +30,7 @@ def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
     2. The hand is marked settled with the transaction id and its record is written; the
        table keeps the engine's carry-over (dealer button, table head, set counter, banker)
        for the next hand.
-    3. Seats that asked to leave are cashed out.
+    3. Seats that asked to leave are cashed out (at a closed table, every seat).
     """
     deltas, lines = _deltas(hand, result), house_lines(hand.game, result)
     if result.get("void"):
@@ -62,6 +62,12 @@ def _deltas(hand: Hand, result: dict[str, Any]) -> dict[int, int]:
 
 
 def _release_leavers(table: Table) -> None:
+    """Cash out the seats that asked to leave (unless bound to a running set), or at a closed
+    table every seat: no hand is dealt there again."""
+    if table.status == Table.Status.CLOSED:
+        for seat in Seat.objects.select_for_update().filter(table=table).order_by("index"):
+            seat_remove(table=table, seat=seat, reason="table_closed")
+        return
     game = table.stake_level.game
     for seat in Seat.objects.select_for_update().filter(table=table, status=Seat.Status.LEAVING):
         if not set_running(game, table.carry, seat.user_id):

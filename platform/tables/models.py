@@ -26,6 +26,8 @@ def _mode_choices() -> list[tuple[str, Any]]:
 
 
 GAME_CHOICES = _game_choices()
+#: Every table's ``wallet_ref`` is this prefix and its id.
+WALLET_REF_PREFIX = "table:"
 MODE_CHOICES = _mode_choices()
 
 
@@ -78,6 +80,13 @@ class Table(models.Model):
     hands_played = models.PositiveIntegerField(default=0)
     #: +1 on every change at this table (seats or hand); every state frame carries it.
     version = models.PositiveBigIntegerField(default=0)
+    #: Who closed the table, when and why (``games.services.seating.table_close``).
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name=_("closed by"),
+    )
+    close_reason = models.CharField(_("reason for closing"), max_length=200, blank=True, default="")
 
     class Meta:
         ordering = ("stake_level", "id")
@@ -94,7 +103,7 @@ class Table(models.Model):
     @property
     def wallet_ref(self) -> str:
         """The reference the wallet keys this table's seat escrow accounts by."""
-        return f"table:{self.pk}"
+        return f"{WALLET_REF_PREFIX}{self.pk}"
 
 
 class Seat(models.Model):
@@ -103,7 +112,8 @@ class Seat(models.Model):
         SITTING_OUT = "sitting_out", _("sitting out")
         LEAVING = "leaving", _("leaving after this hand")
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
+    #: PROTECT: a table with seats is closed, never deleted (its seats' table money would be stranded).
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seat_set")
     index = models.PositiveSmallIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PLAYING)

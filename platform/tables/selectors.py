@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
-from tables.models import Seat, StakeLevel, Table
+from tables.models import WALLET_REF_PREFIX, Seat, StakeLevel, Table
+from wallet.audit import escrow_opened
 
 
 def stake_level_list(*, game: str | None = None) -> QuerySet[StakeLevel]:
@@ -43,3 +45,24 @@ def table_summary(table: Table) -> dict[str, Any]:
         "players": [{"seat": s.index, "name": s.user.shown_name, "status": s.status} for s in seats],
         "hands_played": table.hands_played,
     }
+
+
+def seat_holders(table_refs: Collection[str]) -> dict[str, set[int]]:
+    """For the ledger audit: the users seated at each of these tables (by ``wallet_ref``);
+    a ref whose table does not exist is left out."""
+    suffixes = (ref.removeprefix(WALLET_REF_PREFIX) for ref in table_refs if ref.startswith(WALLET_REF_PREFIX))
+    ids = {int(suffix) for suffix in suffixes if suffix.isdigit()}
+    holders: dict[str, set[int]] = {
+        f"{WALLET_REF_PREFIX}{pk}": set() for pk in Table.objects.filter(pk__in=ids).values_list("pk", flat=True)
+    }
+    for table_id, user_id in Seat.objects.filter(table_id__in=ids).values_list("table_id", "user_id"):
+        holders[f"{WALLET_REF_PREFIX}{table_id}"].add(user_id)
+    return holders
+
+
+def table_deletable(*, table: Table) -> bool:
+    """Only a table that never had a seat or a hand may be deleted; any other is closed
+    (``games.services.seating.table_close``), so no table money is ever stranded."""
+    if table.hands_played or table.seat_set.exists():
+        return False
+    return not escrow_opened(table_ref=table.wallet_ref)

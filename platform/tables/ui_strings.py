@@ -147,6 +147,7 @@ TABLE: dict[str, Promise] = {
     "notice_below_table_minimum": _("Below the table minimum: unseated, your coins are back in your wallet."),
     "notice_below_set_minimum": _("Below this set's minimum: unseated, your coins are back in your wallet."),
     "notice_below_game_minimum": _("Below this game's minimum: unseated, your coins are back in your wallet."),
+    "notice_table_closed": _("This table was closed: unseated, your table money is back in your wallet."),
     # error codes (docs/PROTOCOL.md)
     "err_bad_message": _("The server could not read that request."),
     "err_rate_limited": _("Too many requests: slow down a little."),

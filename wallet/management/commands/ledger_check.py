@@ -13,7 +13,8 @@ from wallet.money import format_coins
 class Command(BaseCommand):
     help = (
         "Verify that every transaction balances, every cached balance equals the sum of its entries, no balance "
-        "is negative, the coins issued equal the coins held, and the database guards are installed."
+        "is negative, the coins issued equal the coins held, all table money is held by a seat at an existing "
+        "table, and the database guards are installed."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
