@@ -85,7 +85,7 @@ def test_a_hand_in_play_finishes_then_its_seats_are_cashed_out_and_nothing_is_de
     assert wallet_balance(user=late) == START
     assert set(Seat.objects.filter(table=table).values_list("user_id", flat=True)) == {u.pk for u in dealt}
     hand = _play_out(hand, {u.pk: u for u in dealt})
-    assert hand.status == Hand.Status.SETTLED
+    assert hand.status == Hand.Status.SETTLED and hand.result is not None
     assert not Seat.objects.filter(table=table).exists()
     for user, coins in zip(dealt, hand.result["coins"], strict=True):
         assert (wallet_balance(user=user), table_money(user=user, table_ref=table.wallet_ref)) == (START + coins, 0)
@@ -163,6 +163,7 @@ def test_closing_any_table_returns_every_coin_and_leaves_the_ledger_clean(
         coins: dict[int, Any] = {}
         if hand is not None:
             hand = _play_out(hand, {u.pk: u for u in first})
+            assert hand.result is not None
             coins = dict(zip([p["user"] for p in hand.players], hand.result["coins"], strict=True))
         assert not Seat.objects.filter(table=table).exists()
         for user in first + later:
@@ -174,7 +175,7 @@ def test_closing_any_table_returns_every_coin_and_leaves_the_ledger_clean(
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_a_top_up_at_a_closed_table_gets_an_error_frame_through_the_socket(_fresh_connection_pool: None) -> None:
+async def test_a_top_up_at_a_closed_table_gets_an_error_frame_through_the_socket() -> None:
     table = await db(table_at)("thirteen")
     users = [await db(_player)() for _ in range(2)]
     players = [await WsPlayer(table.pk, user).connect() for user in users]
