@@ -1,15 +1,23 @@
-"""The table WebSocket: authenticate, parse, call one service, send frames. Nothing else."""
+"""The table WebSocket: authenticate, parse, call one service, send frames. Nothing else.
+
+No frame closes the socket (docs/PROTOCOL.md): every message gets its answer or one ``error``
+frame, and ``receive`` catches whatever a service or a bug raises. The only closes are the
+documented ones: no such table (4404) and too many connections of the same user (4429).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from games import broadcast
 from games.frames import frame_for, is_seated
@@ -17,6 +25,10 @@ from games.protocol import BadMessage, Message, parse
 from games.services.errors import PlayError
 
 log = logging.getLogger(__name__)
+
+#: Close codes (docs/PROTOCOL.md "Limits").
+CLOSE_NO_TABLE = 4404
+CLOSE_TOO_MANY_CONNECTIONS = 4429
 
 
 class TokenBucket:
@@ -33,11 +45,17 @@ class TokenBucket:
             return True
         return False
 
+    def wait(self) -> float:
+        """Seconds until the next token."""
+        return max(0.0, (1 - self.tokens) / self.rate) if self.rate > 0 else 1.0
+
 
 class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
     user: Any
     seated: bool
+    slot: bool = False  # this connection holds one of the user's connection slots
+    slot_refreshed: float = 0.0
 
     async def connect(self) -> None:
         broadcast.register_loop(asyncio.get_running_loop())
@@ -46,9 +64,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.bucket = TokenBucket(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST)
         self.version = -1  # the newest state version sent on this connection
         if not await database_sync_to_async(_table_exists)(self.table_id):
-            await self.close(code=4404)
+            await self.close(code=CLOSE_NO_TABLE)
             return
         await self.accept()
+        if self._authenticated and not await self._claim_slot():
+            await self._too_many_connections()
+            return
         await self.channel_layer.group_add(broadcast.table_group(self.table_id), self.channel_name)
         if self._authenticated:
             await self.channel_layer.group_add(broadcast.user_group(self.user.pk), self.channel_name)
@@ -58,6 +79,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "table_id"):
             return
+        if self.slot:
+            self.slot = False
+            await sync_to_async(_slot_release, thread_sensitive=False)(self.user.pk, self.channel_name)
         await self.channel_layer.group_discard(broadcast.table_group(self.table_id), self.channel_name)
         if self._authenticated:
             await self.channel_layer.group_discard(broadcast.user_group(self.user.pk), self.channel_name)
@@ -66,14 +90,57 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _authenticated(self) -> bool:
         return bool(self.user is not None and self.user.is_authenticated)
 
+    # --- the per-user connection limit ---------------------------------------------------------
+    async def _claim_slot(self) -> bool:
+        """Claim (or refresh) this connection's slot among the user's open connections."""
+        self.slot = await sync_to_async(_slot_claim, thread_sensitive=False)(self.user.pk, self.channel_name)
+        self.slot_refreshed = time.monotonic()
+        return self.slot
+
+    async def _too_many_connections(self) -> None:
+        limit = settings.GAMES_WS_CONNECTIONS_PER_USER
+        await self._error(
+            None, "too_many_connections",
+            _("You have %(n)d table connections open already: close one (another tab or device) first.")
+            % {"n": limit},
+        )
+        await self.close(code=CLOSE_TOO_MANY_CONNECTIONS)
+
+    async def _refresh_slot(self) -> bool:
+        """Keep the slot alive while the client talks (its heartbeats); a connection whose slot
+        expired and cannot be claimed again is closed like an extra one."""
+        if time.monotonic() - self.slot_refreshed < settings.GAMES_WS_SLOT_TTL / 6:
+            return True
+        if await self._claim_slot():
+            return True
+        await self._too_many_connections()
+        return False
+
+    # --- messages ------------------------------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """One frame in, one answer out; never raises (a failure is a ``server_error`` frame)."""
+        try:
+            await self._receive(text_data)
+        except Exception:
+            log.exception("table %s: a frame could not be handled", getattr(self, "table_id", None))
+            try:
+                await self._error(None, "server_error", _("Something went wrong on our side; nothing was changed."))
+            except Exception:
+                log.exception("table %s: could not send the error frame", getattr(self, "table_id", None))
+
+    async def _receive(self, text_data: str | None) -> None:
         if not self.bucket.take():
-            await self._error(None, "rate_limited", "Too many messages: slow down (limit per second exceeded).")
+            await self._error(
+                None, "rate_limited", _("Too many messages: slow down (limit per second exceeded)."),
+                retry_after=round(self.bucket.wait(), 1),
+            )
             return
         try:
             message = parse(text_data)
         except BadMessage as exc:
             await self._error(exc.client_id, "bad_message", str(exc))
+            return
+        if self._authenticated and not await self._refresh_slot():
             return
         if message.type == "ping":
             if self._authenticated:
@@ -84,30 +151,32 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_snapshot()
             return
         if not self._authenticated:
-            await self._error(message.id, "login_required", "Log in to play.")
+            await self._error(message.id, "login_required", _("Log in to play."))
             return
         await self._call(message)
 
     async def _call(self, message: Message) -> None:
-        from games.services import commands
+        from games.services import commands, hints
 
         try:
-            # Not thread-sensitive: requests at different tables run in parallel (each thread has
-            # its own pooled connection); the table row lock orders requests at one table.
-            reply = await database_sync_to_async(commands.dispatch, thread_sensitive=False)(
-                self.table_id, self.user, message
-            )
+            if message.type == "hint":
+                reply: dict[str, Any] = {"hints": await hints.hint_for(table_id=self.table_id, user=self.user)}
+            else:
+                # Not thread-sensitive: requests at different tables run in parallel (each thread has
+                # its own pooled connection); the table row lock orders requests at one table.
+                reply = await database_sync_to_async(commands.dispatch, thread_sensitive=False)(
+                    self.table_id, self.user, message
+                )
         except PlayError as exc:
-            await self._error(message.id, exc.code, str(exc))
+            await self._error(message.id, exc.code, str(exc), retry_after=getattr(exc, "retry_after", None))
             return
         except Exception:
             log.exception("table %s: %s failed", self.table_id, message.type)
-            await self._error(message.id, "server_error", "Something went wrong on our side; nothing was changed.")
+            await self._error(message.id, "server_error", _("Something went wrong on our side; nothing was changed."))
             return
         await self._send({"type": "ack", "id": message.id, "for": message.type, **reply})
 
     async def _send_snapshot(self) -> None:
-
         user_id = self.user.pk if self._authenticated else None
         frame = await database_sync_to_async(frame_for, thread_sensitive=False)(self.table_id, user_id)
         self.seated = is_seated(frame)
@@ -122,12 +191,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._send(frame)
 
     async def _send(self, payload: dict[str, Any]) -> None:
-        import json
-
         await self.send(text_data=json.dumps(payload, separators=(",", ":")))
 
-    async def _error(self, client_id: str | None, code: str, message: str) -> None:
-        await self._send({"type": "error", "id": client_id, "code": code, "message": message})
+    async def _error(self, client_id: str | None, code: str, message: str, retry_after: float | None = None) -> None:
+        frame: dict[str, Any] = {"type": "error", "id": client_id, "code": code, "message": message}
+        if retry_after is not None:
+            frame["retry_after"] = retry_after
+        await self._send(frame)
 
     # --- group events ------------------------------------------------------------------------
     async def table_frame(self, event: dict[str, Any]) -> None:
@@ -158,3 +228,15 @@ def _heartbeat(table_id: int, user: Any) -> None:
     from games.services.presence import seat_heartbeat
 
     seat_heartbeat(table_id=table_id, user=user)
+
+
+def _slot_claim(user_id: int, channel: str) -> bool:
+    from games.services.limits import connection_claim
+
+    return connection_claim(user_id=user_id, channel=channel)
+
+
+def _slot_release(user_id: int, channel: str) -> None:
+    from games.services.limits import connection_release
+
+    connection_release(user_id=user_id, channel=channel)

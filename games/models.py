@@ -92,3 +92,28 @@ class Clock(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} @ {self.last_tick:%Y-%m-%d %H:%M:%S}"
+
+
+class ClientRequest(models.Model):
+    """A client request id a user has spent, with the reply it got (docs/PROTOCOL.md "Ids").
+
+    Written in the same transaction as the request's effect, so an id has at most one effect:
+    the unique constraint refuses a second row even to a concurrent request at another table.
+    The sweeper deletes rows older than GAMES_CLIENT_ID_RETENTION."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    client_id = models.CharField(max_length=64)
+    type = models.CharField(max_length=16)
+    #: SHA-256 of the request's canonical JSON (type, table and fields): the same id for
+    #: another request is told apart from a resend.
+    fingerprint = models.CharField(max_length=64)
+    reply = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "client_id"], name="client_request_unique_id"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.client_id} ({self.type})"

@@ -1,28 +1,43 @@
 """Client messages of the table WebSocket (docs/PROTOCOL.md): parsing and validation.
 
-Every problem becomes a :class:`BadMessage` whose text says what is wrong; the consumer
-answers it with an error frame and keeps the connection open.
+The parser is total: whatever a client sends (any bytes, any size, any JSON), :func:`parse`
+returns a :class:`Message` or raises :class:`BadMessage` whose text says what is wrong; the
+consumer answers it with one error frame and keeps the connection open. Limits are checked
+before the work they bound: the size before decoding, the digits of a number before it is
+converted, the nesting depth while the JSON is still text.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-MAX_MESSAGE_BYTES = 8192
-MAX_ID_LENGTH = 64
+from django.utils.translation import gettext as _
 
-#: type -> (needs an "id", required fields with their kinds)
-MESSAGES: dict[str, tuple[bool, dict[str, str]]] = {
-    "ping": (False, {}),
-    "sync": (False, {}),
-    "action": (True, {"action": "object"}),
-    "join": (True, {"buy_in": "amount"}),
-    "top_up": (True, {"amount": "amount"}),
-    "sit_out": (False, {"out": "bool"}),
-    "leave": (False, {}),
-    "hint": (False, {}),
+#: The largest text frame accepted, in bytes of UTF-8 (a move of 十三张 is about 150).
+MAX_MESSAGE_BYTES = 4096
+#: Client ids: 1-64 characters of this alphabet (a UUID, hex or with dashes, fits).
+MAX_ID_LENGTH = 64
+ID_PATTERN = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+#: Objects and lists nested deeper than this are refused (a move needs 3).
+MAX_DEPTH = 6
+#: Whole numbers: at most this many digits; amounts at most MAX_AMOUNT minor units.
+MAX_DIGITS = 15
+MAX_AMOUNT = 10**12
+MAX_SEAT = 99
+
+#: type -> (needs an "id", required fields with their kinds, optional fields with their kinds)
+MESSAGES: dict[str, tuple[bool, dict[str, str], dict[str, str]]] = {
+    "ping": (False, {}, {}),
+    "sync": (False, {}, {}),
+    "action": (True, {"action": "object"}, {}),
+    "join": (True, {"buy_in": "amount"}, {"seat": "seat"}),
+    "top_up": (True, {"amount": "amount"}, {}),
+    "sit_out": (False, {"out": "bool"}, {}),
+    "leave": (False, {}, {}),
+    "hint": (False, {}, {}),
 }
 
 
@@ -39,37 +54,125 @@ class Message:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+def _int(text: str) -> int:
+    digits = text.lstrip("-")
+    if len(digits) > MAX_DIGITS:
+        raise BadMessage(_("numbers may have at most %(n)d digits") % {"n": MAX_DIGITS})
+    return int(text)
+
+
+def _float(text: str) -> float:
+    if len(text) > 2 * MAX_DIGITS:
+        raise BadMessage(_("numbers may have at most %(n)d digits") % {"n": MAX_DIGITS})
+    return float(text)
+
+
+def _constant(text: str) -> Any:
+    raise BadMessage(_("%(value)s is not a JSON number") % {"value": text})
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of objects and lists in JSON text (brackets inside strings skipped),
+    computed before decoding so that no depth can exhaust the decoder's stack."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def decode(text: str | None) -> Any:
+    """One frame to a JSON value, within the size, depth and number limits."""
+    if text is None:
+        raise BadMessage(_("binary frames are not accepted; send JSON text"))
+    # A character is at most 4 bytes of UTF-8: the cheap test first, the exact one after.
+    if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise BadMessage(_("message too large (over %(n)d bytes)") % {"n": MAX_MESSAGE_BYTES})
+    if _depth(text) > MAX_DEPTH:
+        raise BadMessage(_("message nested too deeply (over %(n)d levels)") % {"n": MAX_DEPTH})
+    try:
+        return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        raise BadMessage(
+            _("invalid JSON at line %(line)d column %(column)d: %(reason)s")
+            % {"line": exc.lineno, "column": exc.colno, "reason": exc.msg}
+        ) from exc
+    except BadMessage:
+        raise
+    except (ValueError, RecursionError, OverflowError, UnicodeError) as exc:
+        raise BadMessage(_("invalid JSON: %(reason)s") % {"reason": type(exc).__name__}) from exc
+
+
 def _check_kind(name: str, value: Any, kind: str, client_id: str | None) -> None:
     if kind == "object" and not isinstance(value, dict):
-        raise BadMessage(f"'{name}' must be an object", client_id=client_id)
+        raise BadMessage(_("'%(name)s' must be an object") % {"name": name}, client_id=client_id)
     if kind == "bool" and not isinstance(value, bool):
-        raise BadMessage(f"'{name}' must be true or false", client_id=client_id)
-    if kind == "amount" and (isinstance(value, bool) or not isinstance(value, int) or value <= 0):
-        raise BadMessage(f"'{name}' must be a positive whole number of minor units", client_id=client_id)
+        raise BadMessage(_("'%(name)s' must be true or false") % {"name": name}, client_id=client_id)
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if kind == "amount" and not (whole and 0 < value <= MAX_AMOUNT):
+        raise BadMessage(
+            _("'%(name)s' must be a positive whole number of minor units, at most %(max)d")
+            % {"name": name, "max": MAX_AMOUNT},
+            client_id=client_id,
+        )
+    if kind == "seat" and not (whole and 0 <= value <= MAX_SEAT):
+        raise BadMessage(_("'%(name)s' must be a seat number") % {"name": name}, client_id=client_id)
+
+
+def _client_id(raw: dict[str, Any]) -> str | None:
+    value = raw.get("id")
+    return value if isinstance(value, str) and ID_PATTERN.fullmatch(value) else None
 
 
 def parse(text: str | None) -> Message:
-    """Parse one text frame into a :class:`Message` or raise :class:`BadMessage`."""
-    if text is None:
-        raise BadMessage("binary frames are not accepted; send JSON text")
-    if len(text.encode()) > MAX_MESSAGE_BYTES:
-        raise BadMessage(f"message too large (over {MAX_MESSAGE_BYTES} bytes)")
+    """Parse one frame into a :class:`Message` or raise :class:`BadMessage`; never anything else."""
     try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BadMessage(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from exc
+        return _parse(text)
+    except BadMessage:
+        raise
+    except Exception as exc:  # the parser is total: a bug here must not close the socket
+        raise BadMessage(_("message could not be read: %(reason)s") % {"reason": type(exc).__name__}) from exc
+
+
+def _parse(text: str | None) -> Message:
+    raw = decode(text)
     if not isinstance(raw, dict):
-        raise BadMessage("a message must be a JSON object with a 'type'")
-    client_id = raw.get("id") if isinstance(raw.get("id"), str) else None
+        raise BadMessage(_("a message must be a JSON object with a 'type'"))
+    client_id = _client_id(raw)
     kind = raw.get("type")
-    if kind not in MESSAGES:
-        raise BadMessage(f"unknown message type {kind!r}; expected one of {', '.join(MESSAGES)}", client_id=client_id)
-    needs_id, fields = MESSAGES[kind]
-    if needs_id and (not client_id or len(client_id) > MAX_ID_LENGTH):
-        raise BadMessage(f"'{kind}' needs an 'id': a string of 1-{MAX_ID_LENGTH} characters", client_id=None)
-    for name, field_kind in fields.items():
+    if not isinstance(kind, str) or kind not in MESSAGES:
+        shown = kind if isinstance(kind, str | int | float | bool | None) else type(kind).__name__
+        raise BadMessage(
+            _("unknown message type %(type)s; expected one of %(types)s")
+            % {"type": repr(shown)[:40], "types": ", ".join(MESSAGES)},
+            client_id=client_id,
+        )
+    needs_id, required, optional = MESSAGES[kind]
+    if "id" in raw and client_id is None:
+        raise BadMessage(_("'id' must be 1-%(n)d letters, digits or _ . : -") % {"n": MAX_ID_LENGTH})
+    if needs_id and client_id is None:
+        raise BadMessage(
+            _("'%(type)s' needs an 'id': a string of 1-%(n)d characters") % {"type": kind, "n": MAX_ID_LENGTH}
+        )
+    for name, field_kind in required.items():
         if name not in raw:
-            raise BadMessage(f"'{kind}' needs '{name}'", client_id=client_id)
+            raise BadMessage(_("'%(type)s' needs '%(name)s'") % {"type": kind, "name": name}, client_id=client_id)
         _check_kind(name, raw[name], field_kind, client_id)
+    for name, field_kind in optional.items():
+        if raw.get(name) is not None:
+            _check_kind(name, raw[name], field_kind, client_id)
     data = {k: v for k, v in raw.items() if k not in ("type", "id")}
     return Message(type=kind, id=client_id, data=data)

@@ -1,15 +1,29 @@
-"""One entry point from the WebSocket: a parsed message to one service call."""
+"""One entry point from the WebSocket: a parsed message to one service call, at most once per id.
+
+A request with an effect that carries a client ``id`` spends the id for the user
+(docs/PROTOCOL.md "Ids"): the id, a fingerprint of the request and its reply are written as a
+``ClientRequest`` (``games.services.requests``) in the same transaction as the effect. The same id again
+gets the first reply and changes nothing; the same id for a different request is refused
+with ``duplicate_id``. A refused request changes nothing and spends nothing.
+"""
 
 from __future__ import annotations
 
 from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from config.errors import AppError
 from games.protocol import Message
 from games.services import hands, seating
 from games.services.errors import PlayError
+from games.services.requests import request_earlier_reply, request_fingerprint, request_record
 from games.services.retry import with_retries
+
+#: Requests with an effect: an id is spent by the first of them that takes effect.
+EFFECTS = frozenset({"action", "join", "top_up", "sit_out", "leave"})
 
 
 @with_retries
@@ -17,6 +31,8 @@ def dispatch(table_id: int, user: User, message: Message) -> dict[str, Any]:
     """Run one request; any other refusal (the wallet's) becomes a :class:`PlayError` with the
     same code and its message in the player's language."""
     try:
+        if message.id and message.type in EFFECTS:
+            return _once(table_id, user, message)
         return _dispatch(table_id, user, message)
     except PlayError:
         raise
@@ -24,16 +40,36 @@ def dispatch(table_id: int, user: User, message: Message) -> dict[str, Any]:
         raise PlayError(exc.localized(), code=exc.code) from exc
 
 
+def _once(table_id: int, user: User, message: Message) -> dict[str, Any]:
+    fingerprint = request_fingerprint(table_id=table_id, type=message.type, data=message.data)
+    try:
+        return _run_once(table_id, user, message, fingerprint)
+    except IntegrityError:
+        # A concurrent request with the same id committed first; ours was rolled back whole.
+        earlier = request_earlier_reply(user=user, client_id=str(message.id), fingerprint=fingerprint)
+        if earlier is None:
+            raise
+        return earlier
+
+
+@transaction.atomic
+def _run_once(table_id: int, user: User, message: Message, fingerprint: str) -> dict[str, Any]:
+    earlier = request_earlier_reply(user=user, client_id=str(message.id), fingerprint=fingerprint)
+    if earlier is not None:
+        return earlier
+    reply = _dispatch(table_id, user, message)
+    request_record(user=user, client_id=str(message.id), type=message.type, fingerprint=fingerprint, reply=reply)
+    return reply
+
+
 def _dispatch(table_id: int, user: User, message: Message) -> dict[str, Any]:
     data = message.data
     if message.type == "action":
         return hands.hand_act(table_id=table_id, user=user, action=data["action"], client_id=message.id)
     if message.type == "join":
-        seat_index = data.get("seat")
-        if seat_index is not None and (isinstance(seat_index, bool) or not isinstance(seat_index, int)):
-            raise PlayError("'seat' must be a seat number", code="bad_message")
         seat = seating.seat_join(
-            table_id=table_id, user=user, buy_in=data["buy_in"], request_id=str(message.id), seat_index=seat_index
+            table_id=table_id, user=user, buy_in=data["buy_in"], request_id=str(message.id),
+            seat_index=data.get("seat"),
         )
         return {"seat": seat.index}
     if message.type == "top_up":
@@ -44,6 +80,4 @@ def _dispatch(table_id: int, user: User, message: Message) -> dict[str, Any]:
         return {"status": seat.status}
     if message.type == "leave":
         return {"left": seating.seat_leave(table_id=table_id, user=user)}
-    if message.type == "hint":
-        return {"hints": hands.hand_hints(table_id=table_id, user=user)}
-    raise PlayError(f"unsupported message {message.type!r}", code="bad_message")
+    raise PlayError(_("unsupported message %(type)s") % {"type": repr(message.type)}, code="bad_message")

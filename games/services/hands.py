@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -263,13 +264,23 @@ def _engine_presence(table: Table, user: User, action: dict[str, Any]) -> None:
     hand_advance(table, hand, state)
 
 
-def hand_hints(*, table_id: int, user: User) -> list[dict[str, Any]]:
-    """Suggested actions for the player's seat (the arrangement the server would play)."""
+@dataclass(frozen=True)
+class HintJob:
+    """What the solver needs for a hint, as plain data (it runs in another process)."""
+
+    hand_id: int
+    phase_seq: int
+    game: str
+    state: dict[str, Any]
+    seat: int
+    needed: bool  # the seat has something to do in this phase
+
+
+def hand_hint_job(*, table_id: int, user: User) -> HintJob:
+    """The player's seat in the hand in play, for the hint button (``games.services.hints``)."""
     hand = Hand.objects.filter(table_id=table_id, status=Hand.Status.ACTIVE).first()
     seat = hand.seat_of(user.pk) if hand else None
     if hand is None or seat is None:
         raise NoActiveHand(_("No hand is in play for you at this table."))
-    eng = engine(hand.game)
-    if not eng.legal_actions(hand.state, seat):
-        return []
-    return list(eng.suggestions(hand.state, seat))
+    needed = bool(engine(hand.game).legal_actions(hand.state, seat))
+    return HintJob(hand.pk, hand.phase_seq, hand.game, hand.state, seat, needed)

@@ -54,6 +54,9 @@ def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_i
         user=user, table_ref=table.wallet_ref, amount=buy_in, minimum=table.stake_level.min_buy_in,
         idempotency_key=f"buyin:{table.pk}:{user.pk}:{request_id}", actor=user,
     )
+    if wallet_selectors.table_money(user=user, table_ref=table.wallet_ref) < table.stake_level.min_buy_in:
+        # The wallet replayed an earlier buy-in under this id, since cashed out: no seat for it.
+        raise PlayError(_("This request id was already used; send each request with a new id."), code="duplicate_id")
     seat = Seat.objects.create(table=table, index=seat_index, user=user, last_seen=timezone.now())
     table_touch(table)
     hand_start_after_commit(table.pk)

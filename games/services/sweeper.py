@@ -16,6 +16,7 @@ from games.engine.protocol import Voidable
 from games.models import Clock, Hand
 from games.services.hands import hand_advance, hand_expire, hand_start_if_ready
 from games.services.presence import seat_disconnected
+from games.services.requests import client_requests_prune
 from games.services.store import SWEEPER_CLOCK, hand_locked_with_table
 from tables.models import Seat, Table
 
@@ -28,6 +29,7 @@ def hands_sweep(now: datetime | None = None) -> dict[str, int]:
     report["expired"] = _expire_overdue(now)
     report["disconnected"] = _mark_absent(now)
     report["dealt"] = _deal_ready(now)
+    report["ids_forgotten"] = client_requests_prune(now=now)
     return report
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.models import ClientRequest
 from tests.games.live.helpers import WsPlayer, db
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -44,6 +45,9 @@ async def test_any_other_wallet_refusal_is_wallet_refused(funded, table_for):
     minimum = table.stake_level.min_buy_in
     assert (await player.request({"type": "join", "buy_in": minimum}))["type"] == "ack"
     assert (await player.request({"id": "t1", "type": "top_up", "amount": 100}))["type"] == "ack"
+    # The platform forgets a spent id after its retention period (the sweeper); the wallet's
+    # idempotency key is kept for ever and still refuses the same key for another amount.
+    await db(ClientRequest.objects.all().delete)()
     reply = await player.request({"id": "t1", "type": "top_up", "amount": 200})
     key = f"topup:{table.pk}:{player.user.pk}:t1"
     assert reply == _error("t1", "wallet_refused", f"请求标识 {key} 已用于不同的 amount")

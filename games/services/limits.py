@@ -1,0 +1,163 @@
+"""Per-user limits of live play (docs/PROTOCOL.md "Limits"): open table connections, and
+expensive requests (hints) across all of a user's connections.
+
+In the distributed mode (``REDIS_URL`` set) the counts live in Redis, shared by every server
+process; in the embedded mode, in this process. Both are crash-safe: a connection counts
+through an entry that expires ``GAMES_WS_SLOT_TTL`` seconds after it was last refreshed (by the
+connection's own messages), so the connections of a killed server stop counting by
+themselves; a hint in flight holds a lock that expires the same way.
+
+With ``GAMES_ABUSE_LIMITS`` off every check passes (benchmarks compare the two).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from functools import cache
+from typing import Any
+
+from django.conf import settings
+
+_CLAIM = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZSCORE', KEYS[1], ARGV[4]) or redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) then
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
+  redis.call('EXPIRE', KEYS[1], ARGV[5])
+  return 1
+end
+return 0
+"""
+
+_WINDOW = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {n, redis.call('PTTL', KEYS[1])}
+"""
+
+
+class _Local:
+    """The embedded mode's counts: one process, one lock."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.slots: dict[int, dict[str, float]] = {}
+        self.windows: dict[str, tuple[int, float]] = {}
+        self.busy: dict[str, float] = {}
+
+    def claim(self, user_id: int, channel: str, limit: int, ttl: float) -> bool:
+        now = time.time()
+        with self.lock:
+            slots = {c: t for c, t in self.slots.get(user_id, {}).items() if t > now}
+            if channel not in slots and len(slots) >= limit:
+                self.slots[user_id] = slots
+                return False
+            slots[channel] = now + ttl
+            self.slots[user_id] = slots
+            return True
+
+    def release(self, user_id: int, channel: str) -> None:
+        with self.lock:
+            self.slots.get(user_id, {}).pop(channel, None)
+
+    def window(self, key: str, window: float) -> tuple[int, float]:
+        now = time.time()
+        with self.lock:
+            count, ends = self.windows.get(key, (0, 0.0))
+            if ends <= now:
+                count, ends = 0, now + window
+                self.windows = {k: v for k, v in self.windows.items() if v[1] > now}
+            self.windows[key] = (count + 1, ends)
+            return count + 1, ends - now
+
+    def lock_take(self, key: str, ttl: float) -> bool:
+        now = time.time()
+        with self.lock:
+            if self.busy.get(key, 0.0) > now:
+                return False
+            self.busy[key] = now + ttl
+            return True
+
+    def lock_drop(self, key: str) -> None:
+        with self.lock:
+            self.busy.pop(key, None)
+
+
+class _Redis:
+    """The distributed mode's counts, shared by every server process."""
+
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self.client: Any = redis.Redis.from_url(url)
+        self.claim_script = self.client.register_script(_CLAIM)
+        self.window_script = self.client.register_script(_WINDOW)
+
+    def claim(self, user_id: int, channel: str, limit: int, ttl: float) -> bool:
+        now = time.time()
+        key = _key(f"ws:{user_id}")
+        return bool(self.claim_script(keys=[key], args=[now, now + ttl, limit, channel, int(ttl) + 1]))
+
+    def release(self, user_id: int, channel: str) -> None:
+        self.client.zrem(_key(f"ws:{user_id}"), channel)
+
+    def window(self, key: str, window: float) -> tuple[int, float]:
+        count, left_ms = self.window_script(keys=[_key(key)], args=[int(window * 1000)])
+        return int(count), max(0, int(left_ms)) / 1000
+
+    def lock_take(self, key: str, ttl: float) -> bool:
+        return bool(self.client.set(_key(key), 1, nx=True, px=int(ttl * 1000)))
+
+    def lock_drop(self, key: str) -> None:
+        self.client.delete(_key(key))
+
+
+def _key(name: str) -> str:
+    return f"{settings.GAMES_LIMITS_PREFIX}:{name}"
+
+
+@cache
+def _store() -> _Local | _Redis:
+    return _Redis(settings.REDIS_URL) if settings.REDIS_URL else _Local()
+
+
+def _on() -> bool:
+    return bool(settings.GAMES_ABUSE_LIMITS)
+
+
+# --- connections -----------------------------------------------------------------------------
+
+def connection_claim(*, user_id: int, channel: str) -> bool:
+    """Count one more open table connection of the user (or refresh this one's entry); False
+    when the user already has GAMES_WS_CONNECTIONS_PER_USER others."""
+    if not _on():
+        return True
+    return _store().claim(user_id, channel, settings.GAMES_WS_CONNECTIONS_PER_USER, settings.GAMES_WS_SLOT_TTL)
+
+
+def connection_release(*, user_id: int, channel: str) -> None:
+    _store().release(user_id, channel)
+
+
+# --- expensive requests ----------------------------------------------------------------------
+
+def request_allowance(*, user_id: int, name: str, limit: int, window: float) -> float | None:
+    """Take one of the user's ``limit`` requests called ``name`` in the current ``window``
+    (seconds): None when allowed, else the seconds until the window starts again."""
+    if not _on():
+        return None
+    count, left = _store().window(f"rate:{name}:{user_id}", window)
+    return None if count <= limit else max(left, 0.1)
+
+
+def in_flight_take(*, user_id: int, name: str, ttl: float) -> bool:
+    """At most one request called ``name`` of a user is worked on at a time (a lock that
+    expires after ``ttl`` seconds should its holder die)."""
+    if not _on():
+        return True
+    return _store().lock_take(f"busy:{name}:{user_id}", ttl)
+
+
+def in_flight_drop(*, user_id: int, name: str) -> None:
+    if _on():
+        _store().lock_drop(f"busy:{name}:{user_id}")
