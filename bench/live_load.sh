@@ -12,6 +12,8 @@ export DATABASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/$db}
 export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/11}
 export GAMES_START_DELAY=1 GAMES_NEXT_HAND_DELAY=1 LOG_LEVEL=WARNING
 export DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost
+# The bots present the first server's origin to both servers: the second must accept it too.
+export DJANGO_WS_ALLOWED_ORIGINS=http://127.0.0.1:8021
 psql -h 127.0.0.1 -U postgres -d postgres -qtAc "SELECT 1 FROM pg_database WHERE datname='$db'" | grep -q 1 \
   || psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $db"
 redis-cli -u "$REDIS_URL" flushdb >/dev/null
@@ -20,7 +22,7 @@ pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
 for port in 8021 8022; do
-  .venv/bin/uvicorn config.asgi:application --app-dir platform --host 127.0.0.1 --port $port --lifespan off \
+  .venv/bin/uvicorn config.asgi:application --app-dir platform --host 127.0.0.1 --port $port --lifespan off --no-proxy-headers \
     --log-level warning &
   pids+=("$!")
 done

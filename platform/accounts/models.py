@@ -22,3 +22,25 @@ class User(AbstractUser):
     @property
     def shown_name(self) -> str:
         return self.display_name or self.username
+
+
+class LoginThrottle(models.Model):
+    """Failed log-ins of one username from every address together (credential stuffing).
+
+    Written by ``accounts.services`` only. The failures of a window are counted; reaching the
+    limit locks the username until ``locked_until`` and starts a new window after it. Failures
+    while it is locked are refused before any password is checked and do not count, so an
+    attacker cannot keep a real user out for longer than one cool-off per round of guesses.
+    """
+
+    username_key = models.CharField(max_length=150, unique=True)
+    window_started = models.DateTimeField()
+    failures = models.PositiveIntegerField(default=0)
+    locked_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("log-in throttle")
+        verbose_name_plural = _("log-in throttles")
+
+    def __str__(self) -> str:
+        return self.username_key

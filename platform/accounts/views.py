@@ -1,21 +1,26 @@
-"""Account pages: sign up, profile, language switch. Log in/out and password change are Django's."""
+"""Account pages: sign up, profile, language switch, the log-in lock-out page. Log in/out and
+password change are Django's."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.urls import reverse_lazy
+from django.utils import timezone
 from django.utils.translation import check_for_language
 from django.utils.translation import gettext as _
 from django.views.generic import CreateView, TemplateView, UpdateView
 from django.views.i18n import set_language as django_set_language
 
 from accounts.forms import ProfileForm, SignUpForm
+from accounts.login_limits import lock_release
 from accounts.models import User
 from accounts.requests import AuthenticatedHttpRequest
 
@@ -58,4 +63,22 @@ def set_language(request: HttpRequest) -> HttpResponse:
     code = request.POST.get("language", "")
     if request.method == "POST" and request.user.is_authenticated and check_for_language(code):
         User.objects.filter(pk=request.user.pk).update(language=code)
+    return response
+
+
+def locked_out(request: HttpRequest, original_response: HttpResponse | None = None,
+               credentials: dict[str, Any] | None = None) -> HttpResponse:
+    """axes' lock-out response (``AXES_LOCKOUT_CALLABLE``): 429, when to retry, in the user's language."""
+    retry_at = lock_release(request, credentials)
+    seconds = max(1, math.ceil((retry_at - timezone.now()).total_seconds()))
+    minutes = max(1, math.ceil(seconds / 60))
+    message = _("Too many failed log-in attempts. Try again in %(minutes)s min.") % {"minutes": minutes}
+    status = int(getattr(settings, "AXES_HTTP_RESPONSE_CODE", 429))
+    response: HttpResponse
+    if request.headers.get("x-requested-with") == "XMLHttpRequest" or request.path.startswith("/api/"):
+        response = JsonResponse({"code": "login_locked", "detail": message, "retry_after": seconds}, status=status)
+    else:
+        context = {"code": "login_locked", "message": message, "minutes": minutes, "retry_at": retry_at}
+        response = render(request, "registration/locked_out.html", context, status=status)
+    response["Retry-After"] = str(seconds)
     return response

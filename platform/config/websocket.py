@@ -1,4 +1,4 @@
-"""WebSocket routes typed as Channels' ``URLRouter`` takes them.
+"""WebSocket routes typed as Channels' ``URLRouter`` takes them, and the Origin check of every socket.
 
 Channels routes ``django.urls.path()`` patterns to ASGI applications (``Consumer.as_asgi()``);
 django-stubs types ``path()`` for Django views only, so the routes are built here, in one place.
@@ -6,8 +6,12 @@ django-stubs types ``path()`` for Django views only, so the routes are built her
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from urllib.parse import urlparse
 
+from channels.security.websocket import OriginValidator, WebsocketDenier
+from django.conf import settings
+from django.http.request import split_domain_port, validate_host
 from django.urls import path
 
 if TYPE_CHECKING:
@@ -20,3 +24,60 @@ if TYPE_CHECKING:
 def websocket_path(route: str, application: _ASGIApplicationProtocol) -> _ExtendedURLPattern:
     """``path(route, application)``: the route of a WebSocket consumer."""
     return path(route, application)  # type: ignore[arg-type, return-value]  # the stubs' path() takes views only
+
+
+class SiteOriginValidator(OriginValidator):
+    """Accept a WebSocket only from the site's own pages: its ``Origin`` must equal, scheme, host
+    and port, the origin the connection itself was made to, or be listed in
+    ``settings.WS_ALLOWED_ORIGINS`` (full origins such as ``https://cards.example.com``).
+
+    The connection's origin is ``http(s)://`` + its ``Host`` header; the host must be one of
+    ``ALLOWED_HOSTS``; the scheme is ``https`` when the socket is ``wss`` or, as for Django's own
+    pages, when ``SECURE_PROXY_SSL_HEADER`` says so. So ``http://evil:8000`` and ``http://host``
+    for an ``https://host`` page are refused, and so is the right host on another port.
+    """
+
+    def __init__(self, application: Any) -> None:
+        super().__init__(application, [])
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        if scope["type"] != "websocket":
+            raise ValueError("SiteOriginValidator guards WebSocket connections only")
+        origin = _header(scope, b"origin")
+        parsed = urlparse(origin) if origin else None
+        allowed = site_origins(scope)
+        # A pattern without a scheme would compare host names only: every origin here has one.
+        if parsed is not None and any("://" in p and self.match_allowed_origin(parsed, p) for p in allowed):
+            return await cast(Any, self.application)(scope, receive, send)
+        return await WebsocketDenier()(scope, receive, send)
+
+
+def _header(scope: Any, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+def _is_secure(scope: Any) -> bool:
+    if scope.get("scheme") in ("wss", "https"):
+        return True
+    proxy_header = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
+    if proxy_header:
+        meta_name, expected = proxy_header
+        name = meta_name.removeprefix("HTTP_").replace("_", "-").lower().encode()
+        value = _header(scope, name)
+        return value is not None and value.split(",", 1)[0].strip() == expected
+    return False
+
+
+def site_origins(scope: Any) -> list[str]:
+    """The origins a WebSocket on this connection may come from (see ``SiteOriginValidator``)."""
+    origins = list(getattr(settings, "WS_ALLOWED_ORIGINS", []))
+    host = _header(scope, b"host")
+    if host:
+        domain, _port = split_domain_port(host)
+        allowed = settings.ALLOWED_HOSTS or (["localhost", "127.0.0.1", "[::1]"] if settings.DEBUG else [])
+        if domain and validate_host(domain, allowed):
+            origins.append(f"{'https' if _is_secure(scope) else 'http'}://{host.lower()}")
+    return origins

@@ -43,6 +43,12 @@ SECRET_KEY = _secret_key()
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+# Proxies (addresses or networks) whose X-Forwarded-For is believed; none by default, so the
+# client is the connecting address (config.client_ip).
+TRUSTED_PROXIES = env.list("DJANGO_TRUSTED_PROXIES", default=[])
+# Origins, besides the one a socket is opened to, that pages opening WebSockets may have
+# (scheme://host[:port], compared exactly; config.websocket.SiteOriginValidator).
+WS_ALLOWED_ORIGINS = env.list("DJANGO_WS_ALLOWED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
     "daphne",
@@ -175,11 +181,21 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# Log-in limiting (accounts.login_limits). A (username, address) pair is locked after
+# AXES_FAILURE_LIMIT failures for AXES_COOLOFF_HOURS after its last one; a username from every
+# address together after LOGIN_USERNAME_FAILURE_LIMIT failures within LOGIN_USERNAME_WINDOW_MINUTES,
+# for LOGIN_USERNAME_COOLOFF_MINUTES. Attempts refused while locked do not count or extend a lock.
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_HANDLER = "accounts.login_limits.LoginLimitHandler"
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+AXES_CLIENT_IP_CALLABLE = "config.client_ip.get_client_ip"
+LOGIN_USERNAME_FAILURE_LIMIT = env.int("LOGIN_USERNAME_FAILURE_LIMIT", default=20)
+LOGIN_USERNAME_WINDOW_MINUTES = env.int("LOGIN_USERNAME_WINDOW_MINUTES", default=15)
+LOGIN_USERNAME_COOLOFF_MINUTES = env.int("LOGIN_USERNAME_COOLOFF_MINUTES", default=15)
 
 # Group names of the roles (accounts.roles).
 AUDITORS_GROUP = "auditors"
@@ -209,6 +225,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    # Throttles identify clients by config.client_ip (config.throttling); DRF's own classes
+    # would otherwise believe any X-Forwarded-For.
+    "NUM_PROXIES": 0,
 }
 SPECTACULAR_SETTINGS = {"TITLE": "Card tables API", "VERSION": "1.0.0", "SERVE_INCLUDE_SCHEMA": False}
 

@@ -246,7 +246,7 @@ async def test_foreign_origin_is_refused(funded, table_for):
     bad = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=[(b"origin", b"https://evil.example")])
     connected, _ = await bad.connect()
     assert not connected
-    good = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=[(b"origin", b"http://localhost")])
+    good = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")])
     connected, _ = await good.connect()
     assert connected
     await good.disconnect()

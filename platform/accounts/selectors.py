@@ -1,0 +1,18 @@
+"""Reads of the accounts app."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from accounts.models import LoginThrottle
+from accounts.names import name_key
+
+
+def login_username_locked_until(*, username: str, now: datetime) -> datetime | None:
+    """When the per-username lock of ``username`` ends, or ``None`` if it is not locked."""
+    until = (
+        LoginThrottle.objects.filter(username_key=name_key(username)[:150], locked_until__gt=now)
+        .values_list("locked_until", flat=True)
+        .first()
+    )
+    return until
