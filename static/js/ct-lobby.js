@@ -56,6 +56,10 @@
           .reduce(function (n, tb) { return n + tb.players.length; }, 0);
       },
 
+      playerNames: function (table) {
+        return table.players.map(function (p) { return p.name; }).join("、") || "–";
+      },
+
       tableUrl: function (table) { return data.table_url.replace(/0\/$/, table.id + "/"); },
       stakeLabel: function (level) {
         return t(level.stake_word, { x: CT.money(level.unit) });
