@@ -10,6 +10,7 @@ converted, the nesting depth while the JSON is still text.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,12 +28,13 @@ MAX_DEPTH = 6
 MAX_DIGITS = 15
 MAX_AMOUNT = 10**12
 MAX_SEAT = 99
+MAX_MOVE_TYPE = 32
 
 #: type -> (needs an "id", required fields with their kinds, optional fields with their kinds)
 MESSAGES: dict[str, tuple[bool, dict[str, str], dict[str, str]]] = {
     "ping": (False, {}, {}),
     "sync": (False, {}, {}),
-    "action": (True, {"action": "object"}, {}),
+    "action": (True, {"action": "move"}, {}),
     "join": (True, {"buy_in": "amount"}, {"seat": "seat"}),
     "top_up": (True, {"amount": "amount"}, {}),
     "sit_out": (False, {"out": "bool"}, {}),
@@ -64,7 +66,10 @@ def _int(text: str) -> int:
 def _float(text: str) -> float:
     if len(text) > 2 * MAX_DIGITS:
         raise BadMessage(_("numbers may have at most %(n)d digits") % {"n": MAX_DIGITS})
-    return float(text)
+    value = float(text)
+    if math.isinf(value):
+        raise BadMessage(_("%(value)s is not a JSON number") % {"value": text})
+    return value
 
 
 def _constant(text: str) -> Any:
@@ -117,8 +122,10 @@ def decode(text: str | None) -> Any:
 
 
 def _check_kind(name: str, value: Any, kind: str, client_id: str | None) -> None:
-    if kind == "object" and not isinstance(value, dict):
+    if kind in ("object", "move") and not isinstance(value, dict):
         raise BadMessage(_("'%(name)s' must be an object") % {"name": name}, client_id=client_id)
+    if kind == "move" and not (isinstance(value.get("type"), str) and 0 < len(value["type"]) <= MAX_MOVE_TYPE):
+        raise BadMessage(_("'%(name)s' needs a 'type': the name of the move") % {"name": name}, client_id=client_id)
     if kind == "bool" and not isinstance(value, bool):
         raise BadMessage(_("'%(name)s' must be true or false") % {"name": name}, client_id=client_id)
     whole = isinstance(value, int) and not isinstance(value, bool)

@@ -11,9 +11,12 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils.translation import gettext as _
 
 #: The channel-layer group every lobby socket listens on.
 LOBBY_GROUP = "lobby"
+#: The largest frame answered as ``read_only`` (the table socket's limit; the lobby reads none).
+MAX_FRAME_CHARS = 4096
 
 
 def _tables() -> list[dict[str, Any]]:
@@ -33,8 +36,15 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        error = {"type": "error", "code": "read_only", "message": "The lobby only sends."}
-        await self.send(text_data=json.dumps(error))
+        """Every frame gets one error frame and nothing else happens: the lobby only sends.
+        Nothing of the frame is decoded, so no frame can fail here (docs/PROTOCOL.md)."""
+        if text_data is None:
+            code, message = "bad_message", _("binary frames are not accepted; send JSON text")
+        elif len(text_data) > MAX_FRAME_CHARS:
+            code, message = "bad_message", _("message too large (over %(n)d bytes)") % {"n": MAX_FRAME_CHARS}
+        else:
+            code, message = "read_only", _("The lobby only sends.")
+        await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))
 
     async def lobby_table(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "table", "table": event["table"]}))
