@@ -154,4 +154,8 @@ class TableAdmin(admin.ModelAdmin[Table]):
             _("%(table)s: it had seats or hands; close it instead.") % {"table": table.name}
             for table in objs if isinstance(table, Table) and not table_deletable(table=table)
         ]
+        if kept:
+            # Django lists a refused table (and its hands) as a missing permission; the page says
+            # why instead. Nothing is deleted either way: the list of protected objects is not empty.
+            perms_needed = set()
         return deleted, counts, perms_needed, [*protected, *kept]
