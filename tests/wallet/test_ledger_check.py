@@ -11,6 +11,10 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from accounts.models import User
+from games.services.seating import seat_join, seat_leave
+from tables.models import Seat, Table
+from tests.factories import funded_user, table_at
 from tests.wallet.conftest import key, on_postgres
 from wallet import services
 from wallet.models import Account, Entry, LedgerTransaction
@@ -107,3 +111,58 @@ def test_it_catches_a_missing_guard(ledger) -> None:
         _sql("DROP TRIGGER wallet_entry_append_only")
     _, problems = _check()
     assert "database guard wallet_entry_append_only is missing or disabled" in problems
+
+
+# --- table money that no seat holds -----------------------------------------------------------
+# The stranded state is made the way an admin delete of a table used to make it: the seats
+# deleted with the ORM (as the cascade did), the table money left in escrow.
+
+def _seated_at_a_table(names: tuple[str, ...]) -> tuple[Table, list[User]]:
+    table = table_at("thirteen", name="stranding")
+    users = []
+    for name in names:
+        user = funded_user(name, 10_000)
+        seat_join(table_id=table.pk, user=user, buy_in=table.stake_level.min_buy_in, request_id="join")
+        users.append(user)
+    return table, users
+
+
+def test_seated_players_table_money_is_no_finding() -> None:
+    _seated_at_a_table(("lin", "mei"))
+    out, problems = _check()
+    assert problems == "" and "table money: 30.00" in out
+
+
+def test_table_money_whose_seat_was_deleted_is_a_finding() -> None:
+    table, (lin, mei) = _seated_at_a_table(("lin", "mei"))
+    Seat.objects.filter(table=table, user=lin).delete()
+    out, problems = _check()
+    assert f"table money 15.00 of user {lin.pk} (lin) is stranded at {table.wallet_ref}, where they hold no seat" in problems
+    assert str(mei.pk) + " (mei)" not in problems  # still seated
+    assert "stranded table money: 15.00" in out
+
+
+def test_table_money_at_a_table_that_no_longer_exists_is_a_finding() -> None:
+    table, (lin,) = _seated_at_a_table(("lin",))
+    ref = table.wallet_ref
+    Seat.objects.filter(table=table).delete()  # what the cascade did, then the table row itself
+    Table.objects.filter(pk=table.pk).delete()
+    _, problems = _check()
+    assert f"table money 15.00 of user {lin.pk} (lin) is stranded at {ref}, a table that no longer exists" in problems
+
+
+def test_seats_that_left_leave_no_finding() -> None:
+    table, (lin,) = _seated_at_a_table(("lin",))
+    seat_leave(table_id=table.pk, user=lin)  # cashed out: the account stays, at 0
+    assert _check()[1] == ""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_command_reads_one_snapshot_and_finds_stranded_money_outside_a_transaction() -> None:
+    """Run as an operator runs it (no transaction open: PostgreSQL audits in one read-only
+    REPEATABLE READ snapshot)."""
+    table, (lin,) = _seated_at_a_table(("lin",))
+    assert _check()[1] == ""
+    Seat.objects.filter(table=table).delete()
+    _, problems = _check()
+    assert f"user {lin.pk} (lin) is stranded at {table.wallet_ref}" in problems
