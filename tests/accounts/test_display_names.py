@@ -1,0 +1,115 @@
+"""Display names are unique without regard to case, width or surrounding spaces, so no player can
+pose as another at the tables."""
+
+from __future__ import annotations
+
+import importlib
+import unicodedata
+
+import pytest
+from django.apps import apps
+from django.db import IntegrityError, transaction
+from django.test import Client
+from django.urls import reverse
+from hypothesis import given
+from hypothesis import strategies as st
+
+from accounts.forms import ProfileForm, SignUpForm
+from accounts.models import User
+from accounts.names import name_clean, name_key
+
+names = st.text(st.characters(categories=["L", "N", "Zs"]), min_size=1, max_size=20)
+
+
+def _fullwidth(value: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in value)
+
+
+@given(names)
+def test_a_name_and_its_fullwidth_spaced_or_recased_forms_share_one_key(name: str) -> None:
+    key = name_key(name)
+    assert name_key(f"  {name.upper()} ") == name_key(name.upper())
+    assert name_key(_fullwidth(name)) == key
+    assert name_key(f" {name}\u3000") == key
+
+
+@given(names)
+def test_cleaning_is_idempotent_and_leaves_no_outer_space(name: str) -> None:
+    cleaned = name_clean(name)
+    assert name_clean(cleaned) == cleaned
+    assert cleaned == cleaned.strip()
+    assert unicodedata.normalize("NFKC", cleaned) == cleaned
+
+
+def test_the_examples_of_the_issue() -> None:
+    assert name_key("Ａlice") == name_key("alice ") == name_key("ALICE") == "alice"
+
+
+def _signup(username: str, display_name: str) -> SignUpForm:
+    return SignUpForm(data={"username": username, "display_name": display_name, "language": "en",
+                            "password1": "tiles-and-cards-77", "password2": "tiles-and-cards-77"})
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("pose", ["alice", "ALICE", "Ａlice", " alice ", "Alice"])
+def test_sign_up_refuses_a_name_another_player_has(make_user, pose: str) -> None:
+    make_user("alice-1", display_name="Alice")
+    form = _signup("mallory", pose)
+    assert not form.is_valid()
+    assert form.errors.as_data()["display_name"][0].code == "display_name_taken"
+
+
+@pytest.mark.django_db
+def test_sign_up_refuses_a_display_name_that_is_another_players_shown_username(make_user) -> None:
+    make_user("lin")  # no display name: shown as "lin"
+    assert not _signup("mallory", "LIN").is_valid()
+    make_user("bob-1", display_name="Bob")
+    form = _signup("BOB", "")  # shown by the username, which is another player's name
+    assert not form.is_valid() and "username" in form.errors
+
+
+@pytest.mark.django_db
+def test_sign_up_stores_the_cleaned_name(client: Client) -> None:
+    client.post(reverse("signup"), {"username": "mei", "display_name": "  Ｍｅｉ　Ｌｉｎ ", "language": "en",
+                                    "password1": "tiles-and-cards-77", "password2": "tiles-and-cards-77"})
+    assert User.objects.get(username="mei").display_name == "Mei Lin"
+
+
+@pytest.mark.django_db
+def test_profile_refuses_a_taken_name_with_a_message_and_keeps_ones_own(client: Client, make_user) -> None:
+    make_user("alice-1", display_name="Alice")
+    me = make_user("mei", display_name="Mei", language="en")
+    client.force_login(me)
+    response = client.post(reverse("profile"), {"display_name": "alice", "language": "en"})
+    assert response.status_code == 200
+    assert "This name is already used by another player." in response.content.decode()
+    me.refresh_from_db()
+    assert me.display_name == "Mei"
+    assert ProfileForm(data={"display_name": "MEI", "language": "en"}, instance=me).is_valid()  # one's own, recased
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_a_duplicate_whatever_writes_it(make_user) -> None:
+    make_user("alice-1", display_name="Alice")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        make_user("alice-2", display_name="ALICE")
+    make_user("x1")
+    make_user("x2")  # blank display names do not collide
+
+
+@pytest.mark.django_db
+def test_the_data_migration_makes_existing_duplicates_unique(make_user) -> None:
+    migration = importlib.import_module("accounts.migrations.0003_display_names_unique")
+    with transaction.atomic():
+        from django.db import connection
+
+        with connection.cursor() as cursor:  # the state before the constraint existed
+            cursor.execute("DROP INDEX accounts_user_display_name_ci_unique")
+        users = [make_user(f"u{i}", display_name=n) for i, n in enumerate(["Alice", "alice ", "Ａlice", "Bob", "A" * 40, "a" * 40])]
+        migration.unique_display_names(apps, None)
+        shown = [User.objects.get(pk=u.pk).display_name for u in users]
+        transaction.set_rollback(True)
+    assert shown[0] == "Alice" and shown[3] == "Bob"
+    assert len({name_key(n) for n in shown}) == len(shown)
+    assert all(len(n) <= 40 for n in shown)
+    assert shown[1] == "alice 2" and shown[2] == "Alice 3"  # each keeps its own spelling
