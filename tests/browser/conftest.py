@@ -58,15 +58,15 @@ def asgi_app() -> Any:
     serves them, without starting the embedded Celery worker (tests drive the timers)."""
     from channels.auth import AuthMiddlewareStack
     from channels.routing import ProtocolTypeRouter, URLRouter
-    from channels.security.websocket import AllowedHostsOriginValidator
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
     from django.core.asgi import get_asgi_application
 
     from config.routing import websocket_urlpatterns
+    from config.websocket import SiteOriginValidator
 
     return ProtocolTypeRouter({
         "http": ASGIStaticFilesHandler(get_asgi_application()),
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     })
 
 
@@ -115,7 +115,10 @@ class Player:
     def __init__(self, user: Any, page: Any, base: str) -> None:
         self.user, self.page, self.base = user, page, base
         self.errors: list[str] = []
+        self.csp_violations: list[str] = []  # what the Content-Security-Policy blocked
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        page.on("console", lambda msg: self.csp_violations.append(msg.text)
+                if "Content Security Policy" in msg.text or "Content-Security-Policy" in msg.text else None)
 
     def open(self, path: str) -> Player:
         self.page.goto(self.base + path)
