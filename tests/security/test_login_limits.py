@@ -100,3 +100,18 @@ def test_the_lockout_page_says_when_to_retry_in_the_users_language(client, lin, 
     client.cookies["django_language"] = "zh-hans"
     response = _login(client, PASSWORD, HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert "尝试次数过多" in response.content.decode()  # the page title, translated
+
+
+@pytest.mark.django_db
+def test_staff_can_lift_a_username_lock_in_the_admin(client, lin, make_user, settings) -> None:
+    from accounts.models import LoginThrottle
+
+    settings.TRUSTED_PROXIES = ["127.0.0.1"]
+    settings.LOGIN_USERNAME_FAILURE_LIMIT = 3
+    for i in range(3):
+        _login(client, "wrong", HTTP_X_FORWARDED_FOR=f"198.51.100.{i}")
+    staff = Client()
+    staff.force_login(make_user("boss", is_staff=True, is_superuser=True))
+    throttle = LoginThrottle.objects.get(username_key="lin")
+    staff.post("/admin/accounts/loginthrottle/", {"action": "lift", "_selected_action": [throttle.pk]})
+    assert _login(client, PASSWORD, HTTP_X_FORWARDED_FOR="203.0.113.200").status_code == 302
