@@ -1,8 +1,16 @@
-"""A bot: an ordinary client of the table WebSocket protocol (docs/PROTOCOL.md).
+"""A bot: an ordinary client of the table WebSocket protocol (docs/PROTOCOL.md), and the model
+of how a client lives through a server's crash.
 
 It joins with a buy-in, answers its own state frames with :func:`games.bots.policy.choose`,
 sends heartbeats, and measures action-to-broadcast latency: from sending an action to the
 first state frame whose version is newer than the one it acted on.
+
+When the connection drops (a server killed, a restart) it reconnects with capped exponential
+backoff and jitter, trying the next server URL each time, like the browser's socket
+(``static/js/ct-core.js``). The snapshot the server sends on connect is the whole truth: the
+bot re-sends an action whose ack never came with the *same* id (the server answers a repeat
+``duplicate``), joins again only if the snapshot shows it unseated, and carries on. A silent
+connection is dropped, and a table that shows nothing new for a while is asked for a ``sync``.
 """
 
 from __future__ import annotations
@@ -12,89 +20,258 @@ import json
 import random
 import time
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 import websockets
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.typing import Origin
 
 from games.bots.policy import choose
 
+#: Backoff of reconnects: 0.25 s doubling up to 5 s, each delay scaled by a jitter of 60-100 %.
+BACKOFF_FIRST, BACKOFF_CAP = 0.25, 5.0
+HEARTBEAT_EVERY = 5.0
+#: Nothing at all heard for this long (pongs come every 5 s): the connection is dead, reconnect.
+SILENT_AFTER = 15.0
+#: No state frame for this long while seated: ask for a snapshot.
+SYNC_AFTER = 10.0
+#: An action refused with ``server_error`` (the database was away) is re-sent after this long.
+RESEND_AFTER = 1.0
+#: Refusals of an action that was re-sent after an outage: the hand moved on meanwhile (the
+#: timer played the seat, or the hand ended); the snapshot says what happened instead.
+OUTAGE_REFUSALS = frozenset({"illegal", "no_hand", "not_seated"})
+#: Refusals the server sends while it cannot do anything: retried, not failures.
+TRANSIENT = frozenset({"server_error", "rate_limited"})
+
+
+def backoff(attempt: int, rng: random.Random) -> float:
+    """Seconds before reconnect ``attempt`` (1, 2, …): capped doubling with jitter."""
+    return float(min(BACKOFF_CAP, BACKOFF_FIRST * 2 ** (attempt - 1)) * rng.uniform(0.6, 1.0))
+
 
 @dataclass
 class BotStats:
+    """What a bot (or, merged, a whole run of bots) saw.
+
+    ``errors`` are failures: refusals it did not recover from, a missed deadline. ``seen``
+    counts every error frame by code, and ``connect_failed`` for each connect that failed;
+    ``seen_at`` keeps when each was seen (monotonic seconds), for the chaos run.
+    """
+
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
-    hands: set[int] = field(default_factory=set)
+    seen: Counter[str] = field(default_factory=Counter)
+    seen_at: list[tuple[float, str]] = field(default_factory=list)
+    hands: set[int] = field(default_factory=set)  # dealt in, ended settled
+    voided: set[int] = field(default_factory=set)  # dealt in, voided by the platform
+    reconnects: int = 0
+    offline: float = 0.0  # seconds without a connection, after the first one
+    state_at: list[float] = field(default_factory=list)  # when each state frame arrived
+
+    def merge(self, other: BotStats) -> None:
+        self.latencies += other.latencies
+        self.errors += other.errors
+        self.seen.update(other.seen)
+        self.seen_at += other.seen_at
+        self.hands |= other.hands
+        self.voided |= other.voided
+        self.reconnects += other.reconnects
+        self.offline += other.offline
+
+    def saw(self, code: str) -> None:
+        self.seen[code] += 1
+        self.seen_at.append((time.monotonic(), code))
+
+
+@dataclass
+class Pending:
+    """An action sent and not yet acknowledged."""
+
+    action: dict[str, Any]
+    key: tuple[int, int, str]  # (hand id, phase_seq, phase) it was chosen for
+    version: int  # the table version it acted on
+    sent_at: float = 0.0
+    measured: bool = False
+    connection: int = 0  # the connection it was last sent on (0: never sent)
+    resent: int = 0  # how many times it was sent again (after a reconnect or a server_error)
+    resend_at: float | None = None
 
 
 @dataclass
 class Bot:
-    url: str
+    urls: list[str]
     table_id: int
     session: str
     origin: str
     buy_in: int
-    hands_wanted: int
+    hands_wanted: int  # 0: play until ``stop`` is set
     stats: BotStats
     rng: random.Random = field(default_factory=random.Random)
-    pending: dict[str, tuple[float, int]] = field(default_factory=dict)
-    acted: set[tuple[int, int, str]] = field(default_factory=set)
+    stop: asyncio.Event = field(default_factory=asyncio.Event)  # wind down: end the set, leave
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    url_index: int = 0
+    connected_to: str | None = None  # the server URL of the live connection, if any
+    connection: int = 0  # serial number of the live connection
+    pending: dict[str, Pending] = field(default_factory=dict)
+    acted: set[tuple[int, int, str]] = field(default_factory=set)
+    join_id: str | None = None
+    join_sent: bool = False
+    leave_sent: bool = False
+    last_state: float = 0.0
+    last_heard: float = 0.0
+    last_sync: float = 0.0
+
+    # --- connection ------------------------------------------------------------------------
 
     async def run(self, deadline: float) -> None:
-        headers = {"Cookie": f"sessionid={self.session}"}
-        async with websockets.connect(
-            f"{self.url}/ws/tables/{self.table_id}/", additional_headers=headers, origin=Origin(self.origin),
-            open_timeout=20, max_size=2**22,
-        ) as ws:
-            await ws.send(json.dumps({"type": "join", "id": uuid.uuid4().hex, "buy_in": self.buy_in}))
-            beat = asyncio.create_task(self._heartbeat(ws))
+        """Play until the hands are seen and the bot has left (or, with ``hands_wanted`` 0,
+        until ``stop`` is set and it has left), reconnecting whenever the connection is
+        lost; give up at ``deadline``."""
+        attempt, offline_since = 0, None
+        while not self.done.is_set():
+            if time.monotonic() >= deadline:
+                self.stats.errors.append(f"table {self.table_id}: timed out")
+                return
+            url = self.urls[self.url_index % len(self.urls)]
             try:
-                await self._loop(ws, deadline)
-                await ws.send(json.dumps({"type": "leave"}))
+                ws = await websockets.connect(
+                    f"{url}/ws/tables/{self.table_id}/", additional_headers={"Cookie": f"sessionid={self.session}"},
+                    origin=Origin(self.origin), open_timeout=10, close_timeout=2, max_size=2**22,
+                )
+            except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed):
+                self.stats.saw("connect_failed")
+                attempt += 1
+                self.url_index += 1  # the next server, as a proxy routes around a dead one
+                await asyncio.sleep(min(backoff(attempt, self.rng), max(0.0, deadline - time.monotonic())))
+                continue
+            if offline_since is not None:
+                self.stats.offline += time.monotonic() - offline_since
+                self.stats.reconnects += 1
+            attempt = 0
+            try:
+                await self._session(ws, url, deadline)
+            except ConnectionClosed:
+                pass
             finally:
-                beat.cancel()
+                self.connected_to = None
+                await ws.close()
+            if not self.done.is_set():
+                offline_since = time.monotonic()
+                attempt += 1
+                await asyncio.sleep(backoff(attempt, self.rng))
+
+    async def _session(self, ws: Any, url: str, deadline: float) -> None:
+        self.connection += 1
+        self.connected_to = url
+        self.last_heard = self.last_state = time.monotonic()
+        self.join_sent = self.leave_sent = False
+        for item in self.pending.values():  # the snapshot decides whether to send them again
+            item.resend_at = None
+        beat = asyncio.create_task(self._heartbeat(ws))
+        try:
+            while not self.done.is_set():
+                now = time.monotonic()
+                if now >= deadline:
+                    self.stats.errors.append(f"table {self.table_id}: timed out")
+                    self.done.set()
+                    return
+                if now - self.last_heard > SILENT_AFTER:
+                    return  # a dead connection: reconnect
+                try:
+                    text = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                except TimeoutError:
+                    await self._tick(ws)
+                    continue
+                self.last_heard = time.monotonic()
+                await self._handle(ws, json.loads(text))
+                await self._tick(ws)
+        finally:
+            beat.cancel()
 
     async def _heartbeat(self, ws: Any) -> None:
         while True:
-            await asyncio.sleep(5)
             await ws.send(json.dumps({"type": "ping"}))
+            await asyncio.sleep(HEARTBEAT_EVERY)
 
-    async def _loop(self, ws: Any, deadline: float) -> None:
-        while not self.done.is_set():
-            timeout = deadline - time.monotonic()
-            if timeout <= 0:
-                self.stats.errors.append(f"table {self.table_id}: timed out")
-                return
-            try:
-                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=min(timeout, 30)))
-            except TimeoutError:
-                continue
-            await self._handle(ws, message)
+    async def _tick(self, ws: Any) -> None:
+        """Re-send actions whose refusal was transient; ask for a snapshot when the table
+        has shown nothing new for a while."""
+        now = time.monotonic()
+        for request_id, item in list(self.pending.items()):
+            if item.resend_at is not None and now >= item.resend_at:
+                await self._send_action(ws, request_id, item)
+        if now - self.last_state > SYNC_AFTER and now - self.last_sync > SYNC_AFTER:
+            self.last_sync = now
+            await ws.send(json.dumps({"type": "sync"}))
+
+    # --- frames ----------------------------------------------------------------------------
 
     async def _handle(self, ws: Any, message: dict[str, Any]) -> None:
         kind = message["type"]
-        if kind == "error" and message.get("code") != "rate_limited":
-            self.stats.errors.append(f"table {self.table_id}: {message['code']}: {message['message']}")
+        if kind == "error":
+            self._refused(message)
+        elif kind == "ack":
+            self.pending.pop(message.get("id") or "", None)
+            if message.get("for") == "leave" and message.get("left"):
+                self.done.set()
         elif kind == "state":
+            self.last_state = time.monotonic()
+            self.stats.state_at.append(self.last_state)
             self._measure(message["version"])
             await self._play(ws, message)
 
+    def _refused(self, message: dict[str, Any]) -> None:
+        """Every error frame is counted by code; only one the bot does not get past is a
+        failure: a transient one is retried with the same id, and a refusal of an action it
+        re-sent after an outage means the hand moved on meanwhile."""
+        code, request_id = message.get("code", "?"), message.get("id") or ""
+        self.stats.saw(code)
+        if request_id and request_id == self.join_id:
+            if code in TRANSIENT:
+                self.join_sent = False  # join again, same id, with the next snapshot
+            elif code != "already_seated":
+                self.stats.errors.append(f"table {self.table_id}: join: {code}: {message.get('message')}")
+            return
+        item = self.pending.get(request_id)
+        if item is None:
+            if code not in TRANSIENT:
+                self.stats.errors.append(f"table {self.table_id}: {code}: {message.get('message')}")
+            return
+        if code in TRANSIENT:
+            item.resend_at = time.monotonic() + RESEND_AFTER * self.rng.uniform(0.5, 1.5)
+            return
+        del self.pending[request_id]
+        if not (item.resent and code in OUTAGE_REFUSALS):
+            self.stats.errors.append(f"table {self.table_id}: {code}: {message.get('message')}")
+
     def _measure(self, version: int) -> None:
         now = time.monotonic()
-        for key, (sent, at_version) in list(self.pending.items()):
-            if version > at_version:
-                self.stats.latencies.append(now - sent)
-                del self.pending[key]
+        for item in self.pending.values():
+            if version > item.version and not item.measured and not item.resent:
+                self.stats.latencies.append(now - item.sent_at)
+                item.measured = True
 
     async def _play(self, ws: Any, frame: dict[str, Any]) -> None:
         hand = frame.get("hand")
+        if frame.get("you") is not None:
+            self.join_id = None  # seated: a later join (after a removal) is a new request
+        elif self.stop.is_set():
+            self.done.set()  # not seated, winding down: nothing left to finish
+            return
+        else:
+            await self._join(ws)
         if hand and hand["status"] != "active" and hand["seat"] is not None:
-            self.stats.hands.add(hand["id"])
-            if len({h for h in self.stats.hands}) >= self.hands_wanted:
-                self.done.set()
-                return
+            (self.stats.voided if hand["status"] == "voided" else self.stats.hands).add(hand["id"])
+            if self.hands_wanted and len(self.stats.hands | self.stats.voided) >= self.hands_wanted:
+                self.stop.set()
+        await self._resume(ws, hand)
+        if self.stop.is_set() and frame.get("you") is not None and _between_sets(hand):
+            if not self.leave_sent:
+                self.leave_sent = True
+                await ws.send(json.dumps({"type": "leave"}))
+            return
         action = choose(frame, self.rng)
         if action is None or hand is None:  # choose() acts only on a hand: never None here
             return
@@ -104,8 +281,47 @@ class Bot:
             return
         self.acted.add(key)
         request_id = uuid.uuid4().hex
-        self.pending[request_id] = (time.monotonic(), frame["version"])
-        await ws.send(json.dumps({"type": "action", "id": request_id, "action": action}))
+        item = Pending(action=action, key=key, version=frame["version"])
+        self.pending[request_id] = item
+        await self._send_action(ws, request_id, item)
+
+    async def _join(self, ws: Any) -> None:
+        if self.join_sent:
+            return
+        self.join_id = self.join_id or uuid.uuid4().hex  # the same id until the snapshot shows a seat
+        self.join_sent = True
+        await ws.send(json.dumps({"type": "join", "id": self.join_id, "buy_in": self.buy_in}))
+
+    async def _resume(self, ws: Any, hand: dict[str, Any] | None) -> None:
+        """Send an action again, with its id, if its ack never came on an earlier connection
+        and its phase is still on; forget it once the hand has moved on (the snapshot shows
+        what happened instead)."""
+        for request_id, item in list(self.pending.items()):
+            current = (
+                hand is not None and hand["id"] == item.key[0] and hand["status"] == "active"
+                and (hand["view"]["phase_seq"], hand["view"]["phase"]) == item.key[1:]
+            )
+            if not current:
+                del self.pending[request_id]
+            elif item.connection != self.connection and item.resend_at is None:
+                await self._send_action(ws, request_id, item)
+
+    async def _send_action(self, ws: Any, request_id: str, item: Pending) -> None:
+        if item.connection:
+            item.resent += 1
+        item.sent_at, item.resend_at, item.connection = time.monotonic(), None, self.connection
+        await ws.send(json.dumps({"type": "action", "id": request_id, "action": item.action}))
+
+
+def _between_sets(hand: dict[str, Any] | None) -> bool:
+    """Whether leaving now cuts nothing short: no hand in play and, where the game plays sets
+    of games (its view shows ``game_in_set`` of ``set_size``), the set is over."""
+    if hand is None:
+        return True
+    if hand["status"] == "active":
+        return False
+    view = hand.get("view") or {}
+    return "set_size" not in view or int(view.get("game_in_set", 0)) >= int(view["set_size"])
 
 
 def percentile(values: list[float], q: float) -> float:

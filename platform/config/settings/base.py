@@ -160,6 +160,8 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # The visibility timeout must exceed the longest countdown, or Redis redelivers an unacked
 # timer task early (the database row stays the truth; tasks check the phase sequence).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
+# kombu's Redis transport, fixed so a worker outlives a Redis restart (config/broker.py).
+CELERY_BROKER_TRANSPORT = "config.broker:Transport" if CELERY_BROKER_URL.startswith("redis://") else None
 CELERY_TIMEZONE = "UTC"
 # Embedded default: run a worker thread inside the server process (config.embedded).
 CELERY_EMBEDDED_WORKER = env.bool("CELERY_EMBEDDED_WORKER", default=CELERY_BROKER_URL.startswith("memory://"))

@@ -1,0 +1,118 @@
+"""A fleet of bots: their accounts, sessions and tables, and one run of all of them
+(``manage.py bots`` and ``manage.py chaos``).
+
+Each bot has its own account (bot-NNN), coins granted once, and a session; a table gets as many
+bots as its game seats (at most 4); a bot joins with the stake level's minimum buy-in × 3.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from dataclasses import dataclass
+
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+
+from accounts.models import User
+from games.adapters import player_limits
+from games.bots.client import Bot, BotStats
+from games.engine.registry import GAMES, engine_for
+from tables.models import StakeLevel, Table
+from wallet import services as wallet
+
+BOT_COINS = 100_000_000
+
+
+@dataclass
+class TablePlan:
+    table_id: int
+    game: str
+    mode: str
+    buy_in: int
+    sessions: list[str]
+
+
+def _session_for(user: User) -> str:
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    return str(store.session_key)
+
+
+def _bot_user(n: int) -> User:
+    user, _ = User.objects.get_or_create(username=f"bot-{n:03d}", defaults={"display_name": f"Bot {n}"})
+    wallet.wallet_grant(user=user, amount=BOT_COINS, idempotency_key=f"bot-grant:{user.username}", actor=None,
+                        memo="bot coins")
+    return user
+
+
+def _level(game: str, mode: str) -> StakeLevel:
+    level = StakeLevel.objects.filter(game=game, mode=mode, active=True).order_by("unit").first()
+    if level is None:
+        raise SystemExit(f"no active stake level for {game} {mode}".strip())
+    return level
+
+
+def game_modes(game: str | None = None, mode: str = "") -> list[tuple[str, str]]:
+    """The (game, mode) pairs tables are opened for, in turn: one game and mode when given;
+    every game otherwise, each next table the next game and, within a game, its next mode."""
+    if game is not None:
+        return [(game, mode or next(iter(engine_for(game).modes)))]
+    per_game = [[(g, m) for m in engine_for(g).modes] for g in GAMES]
+    longest = max(len(modes) for modes in per_game)
+    return [modes[i % len(modes)] for i in range(longest) for modes in per_game]
+
+
+def tables_open(pairs: list[tuple[str, str]], tables: int, first_bot: int = 1) -> list[TablePlan]:
+    """Open ``tables`` tables, taking the (game, mode) pairs in turn, with their bots' sessions."""
+    plan, n = [], first_bot - 1
+    for t, (game, mode) in zip(range(tables), itertools.cycle(pairs), strict=False):
+        level = _level(game, mode)
+        low, high = player_limits(level)
+        per_table = max(low, min(high, level.seats, 4))
+        table = Table.objects.create(stake_level=level, name=f"Bots {game} {mode} #{t + 1}".replace("  ", " "))
+        sessions = []
+        for _ in range(per_table):
+            n += 1
+            sessions.append(_session_for(_bot_user(n)))
+        plan.append(TablePlan(table.pk, game, mode, level.min_buy_in * 3, sessions))
+    return plan
+
+
+def bots_for(plan: list[TablePlan], urls: list[str], origin: str, hands: int,
+             stop: asyncio.Event | None = None) -> list[Bot]:
+    """One bot per planned seat; bots at a table alternate between the server URLs."""
+    bots = []
+    for table in plan:
+        for i, session in enumerate(table.sessions):
+            bot = Bot(urls=urls, table_id=table.table_id, session=session, origin=origin, buy_in=table.buy_in,
+                      hands_wanted=hands, stats=BotStats(), rng=random.Random(f"{table.table_id}:{i}"),
+                      url_index=i % len(urls))
+            if stop is not None:
+                bot.stop = stop
+            bots.append(bot)
+    return bots
+
+
+async def bots_run(bots: list[Bot], deadline: float) -> BotStats:
+    """Run every bot to its end; their statistics merged (a bot that crashed is a failure)."""
+    results = await asyncio.gather(*(b.run(deadline) for b in bots), return_exceptions=True)
+    return bots_stats(bots, results)
+
+
+def bots_stats(bots: list[Bot], results: list[BaseException | None] | None = None) -> BotStats:
+    stats = BotStats()
+    for bot, outcome in zip(bots, results or [None] * len(bots), strict=True):
+        if isinstance(outcome, BaseException):
+            stats.errors.append(f"table {bot.table_id}: {type(outcome).__name__}: {outcome}")
+        stats.merge(bot.stats)
+    return stats
+
+
+def codes_line(stats: BotStats) -> str:
+    """Every error frame (and failed connect) the bots saw, by code."""
+    return ", ".join(f"{code} {n}" for code, n in stats.seen.most_common()) or "none"
