@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -126,9 +126,9 @@ def test_top_up_and_join_at_a_closed_table_are_refused_with_the_code_closed() ->
     dealt = [_join(table) for _ in range(2)]
     assert hand_start_if_ready(table_id=table.pk) is not None
     table_close(table_id=table.pk, actor=_staff(), reason="closing")
-    with pytest.raises(PlayError) as refused:
+    with pytest.raises(PlayError) as refused, translation.override("en"):
         seat_top_up(table_id=table.pk, user=dealt[0], amount=100, request_id="more")
-    assert refused.value.code == "closed" and str(refused.value) == "本桌已关闭。"  # the default language
+    assert refused.value.code == "closed" and str(refused.value) == "This table is closed."
     with pytest.raises(PlayError) as refused:
         seat_join(table_id=table.pk, user=_player(), buy_in=table.stake_level.min_buy_in, request_id="late")
     assert refused.value.code == "closed"
