@@ -137,22 +137,21 @@ def _check_escrow_held(report: LedgerReport) -> None:
     for owner in ESCROW_OWNERS:
         funded = list(
             Account.objects.filter(kind=AccountKind.TABLE, table_ref__startswith=owner.prefix, balance__gt=0)
-            .select_related("user").order_by("table_ref", "user_id")
+            .order_by("table_ref", "user_id").values_list("pk", "table_ref", "user_id", "balance")
         )
         if not funded:
             continue
-        holders = owner.holders({account.table_ref for account in funded})
-        stranded = [a for a in funded if a.user_id not in holders.get(a.table_ref, ())]
-        for account in stranded[:PROBLEM_LIMIT]:
-            where = "where they hold no seat" if account.table_ref in holders else "a table that no longer exists"
-            report.problems.append(
-                f"table money {format_coins(account.balance)} of user {account.user_id} ({account.user}) "
-                f"is stranded at {account.table_ref}, {where}"
-            )
-        if stranded:
-            report.totals["stranded table money"] = report.totals.get("stranded table money", 0) + sum(
-                a.balance for a in stranded
-            )
+        holders = owner.holders({ref for _pk, ref, _user, _balance in funded})
+        stranded = [row for row in funded if row[2] not in holders.get(row[1], ())]
+        if not stranded:
+            continue
+        shown = Account.objects.select_related("user").in_bulk([row[0] for row in stranded[:PROBLEM_LIMIT]])
+        for pk, ref, user_id, balance in stranded[:PROBLEM_LIMIT]:
+            where = "where they hold no seat" if ref in holders else "a table that no longer exists"
+            report.problems.append(f"table money {format_coins(balance)} of user {user_id} ({shown[pk].user}) "
+                                   f"is stranded at {ref}, {where}")
+        total = report.totals.get("stranded table money", 0) + sum(row[3] for row in stranded)
+        report.totals["stranded table money"] = total
 
 
 def _check_guards(report: LedgerReport) -> None:
