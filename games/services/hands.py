@@ -269,6 +269,7 @@ class HintJob:
     """What the solver needs for a hint, as plain data (it runs in another process)."""
 
     hand_id: int
+    commitment: str  # with the id, names the hand even across a database restored or reset
     phase_seq: int
     game: str
     state: dict[str, Any]
@@ -283,4 +284,4 @@ def hand_hint_job(*, table_id: int, user: User) -> HintJob:
     if hand is None or seat is None:
         raise NoActiveHand(_("No hand is in play for you at this table."))
     needed = bool(engine(hand.game).legal_actions(hand.state, seat))
-    return HintJob(hand.pk, hand.phase_seq, hand.game, hand.state, seat, needed)
+    return HintJob(hand.pk, hand.commitment, hand.phase_seq, hand.game, hand.state, seat, needed)

@@ -66,7 +66,7 @@ def _pool_broken() -> None:
 
 
 def _cache_key(job: HintJob) -> str:
-    return f"hint:{job.hand_id}:{job.seat}:{job.phase_seq}"
+    return f"hint:{job.hand_id}:{job.commitment[:16]}:{job.seat}:{job.phase_seq}"
 
 
 def _prepare(table_id: int, user: User) -> tuple[HintJob, list[dict[str, Any]] | None]:

@@ -3,6 +3,7 @@ consumer settings for tests that send many frames."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
@@ -16,3 +17,10 @@ def fast_socket(settings: Any) -> Any:
     settings.GAMES_WS_RATE = 10_000.0
     settings.GAMES_WS_BURST = 10_000
     return settings
+
+
+@pytest.fixture(autouse=True)
+def _own_limit_counts(settings: Any) -> None:
+    """Per-user counts are keyed by user id, and a fresh test database reuses ids: each test
+    counts under a prefix of its own (in Redis they outlive the test run)."""
+    settings.GAMES_LIMITS_PREFIX = f"test:{uuid.uuid4().hex}"
