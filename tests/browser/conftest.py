@@ -4,6 +4,9 @@ The server is uvicorn in a thread of the test process, serving the project's ASG
 the test database, so the in-memory channel layer (or Redis, when REDIS_URL is set) is shared
 with the services the tests call to deal and to time out hands. Service calls run in their
 own thread: Playwright's sync API keeps an event loop in the test thread.
+
+The pages run under the site's Content-Security-Policy: give ``wait_for_function`` a function
+(``"() => …"``), since Playwright evaluates a bare expression with ``eval``, which it forbids.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ def test_a_reloaded_page_resumes_the_hand_from_the_snapshot(player, make_table):
 
     for p in (alice, bob):
         p.page.click("[data-testid=hint]")
-        p.page.wait_for_function("document.querySelectorAll('[data-testid=hand] .card-btn').length === 0")
+        p.page.wait_for_function("() => document.querySelectorAll('[data-testid=hand] .card-btn').length === 0")
         p.page.click("[data-testid=submit]")
     for p in (alice, bob):
         wait_showdown(p.page)

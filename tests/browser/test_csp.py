@@ -30,5 +30,5 @@ def test_no_page_shows_a_csp_violation(player, make_table):
     for path, ready in pages:
         assert _visit(p, path, ready) == [], path
     p.page.select_option("#lang-select", "zh-hans")  # the language switch submits without inline script
-    p.page.wait_for_function("document.documentElement.lang === 'zh-hans'")
+    p.page.wait_for_function("() => document.documentElement.lang === 'zh-hans'")
     assert p.csp_violations == [] and p.errors == []

@@ -67,7 +67,7 @@ def test_four_players_play_a_hand_to_showdown_by_clicking(player, make_table):
     # 阿宝 uses the keyboard; Carol takes the suggestion; 大伟 (375 px wide) drags one card, taps the rest.
     key_rows(players[1].page, best_rows(cards[players[1]]))
     players[2].page.click("[data-testid=hint]")
-    players[2].page.wait_for_function("document.querySelectorAll('[data-testid=hand] .card-btn').length === 0")
+    players[2].page.wait_for_function("() => document.querySelectorAll('[data-testid=hand] .card-btn').length === 0")
     dave, dave_rows = players[3], best_rows(cards[players[3]])
     first = dave_rows["back"][0]
     dave.page.locator(f'.board .card-btn[data-card="{first}"]').drag_to(dave.page.locator("[data-testid=row-back] .row-cards"))
@@ -134,7 +134,7 @@ def test_a_player_holding_a_natural_declares_it_with_the_baodao_button(player, m
     holder.page.click("[data-testid=declare]")
     holder.page.click("[data-modal-ok]")  # 报到 asks for a confirmation first
     other.page.click("[data-testid=hint]")
-    other.page.wait_for_function("document.querySelectorAll('[data-testid=hand] .card-btn').length === 0")
+    other.page.wait_for_function("() => document.querySelectorAll('[data-testid=hand] .card-btn').length === 0")
     other.page.click("[data-testid=submit]")
     for p in (holder, other):
         wait_showdown(p.page)

@@ -33,7 +33,7 @@ def test_three_players_play_and_the_one_who_waits_is_auto_played(player, make_ta
         expect(p.page.locator(".jackpot img")).to_be_visible()
     for p in players[:2]:
         p.page.click("[data-testid=hint]")
-        p.page.wait_for_function("document.querySelectorAll('[data-testid=hand] .card-btn').length === 4")
+        p.page.wait_for_function("() => document.querySelectorAll('[data-testid=hand] .card-btn').length === 4")
         p.page.click("[data-testid=submit]")
         p.page.wait_for_selector("[data-testid=submitted]", state="visible")
     idle = players[2]
