@@ -68,6 +68,8 @@ class BotStats:
     voided: set[int] = field(default_factory=set)  # dealt in, voided by the platform
     reconnects: int = 0
     offline: float = 0.0  # seconds without a connection, after the first one
+    resent: int = 0  # actions sent again with their id (no ack came, or a transient refusal)
+    duplicates: int = 0  # of those, answered "duplicate": the server had applied them already
     state_at: list[float] = field(default_factory=list)  # when each state frame arrived
 
     def merge(self, other: BotStats) -> None:
@@ -79,6 +81,8 @@ class BotStats:
         self.voided |= other.voided
         self.reconnects += other.reconnects
         self.offline += other.offline
+        self.resent += other.resent
+        self.duplicates += other.duplicates
 
     def saw(self, code: str) -> None:
         self.seen[code] += 1
@@ -104,7 +108,7 @@ class Bot:
     urls: list[str]
     table_id: int
     session: str
-    origin: str
+    origin: str  # the page origin sent; "" = the server's own (http://host:port of the URL)
     buy_in: int
     hands_wanted: int  # 0: play until ``stop`` is set
     stats: BotStats
@@ -136,10 +140,7 @@ class Bot:
                 return
             url = self.urls[self.url_index % len(self.urls)]
             try:
-                ws = await websockets.connect(
-                    f"{url}/ws/tables/{self.table_id}/", additional_headers={"Cookie": f"sessionid={self.session}"},
-                    origin=Origin(self.origin), open_timeout=10, close_timeout=2, max_size=2**22,
-                )
+                ws = await self.connect(url)
             except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed):
                 self.stats.saw("connect_failed")
                 attempt += 1
@@ -161,6 +162,14 @@ class Bot:
                 offline_since = time.monotonic()
                 attempt += 1
                 await asyncio.sleep(backoff(attempt, self.rng))
+
+    async def connect(self, url: str) -> Any:
+        """A WebSocket to the table on the server at ``url``."""
+        return await websockets.connect(
+            f"{url}/ws/tables/{self.table_id}/", additional_headers={"Cookie": f"sessionid={self.session}"},
+            origin=Origin(self.origin or url.replace("ws", "http", 1)), open_timeout=10, close_timeout=2,
+            max_size=2**22,
+        )
 
     async def _session(self, ws: Any, url: str, deadline: float) -> None:
         self.connection += 1
@@ -213,7 +222,8 @@ class Bot:
         if kind == "error":
             self._refused(message)
         elif kind == "ack":
-            self.pending.pop(message.get("id") or "", None)
+            if self.pending.pop(message.get("id") or "", None) is not None and message.get("status") == "duplicate":
+                self.stats.duplicates += 1
             if message.get("for") == "leave" and message.get("left"):
                 self.done.set()
         elif kind == "state":
@@ -309,6 +319,7 @@ class Bot:
     async def _send_action(self, ws: Any, request_id: str, item: Pending) -> None:
         if item.connection:
             item.resent += 1
+            self.stats.resent += 1
         item.sent_at, item.resend_at, item.connection = time.monotonic(), None, self.connection
         await ws.send(json.dumps({"type": "action", "id": request_id, "action": item.action}))
 

@@ -58,7 +58,7 @@ log = logging.getLogger(__name__)
 def hand_start_after_commit(table_id: int, delay: float | None = None) -> None:
     """Once the current transaction commits, try to deal at this table: at once when ``delay``
     (default GAMES_START_DELAY) is 0 or less, else through a start timer."""
-    transaction.on_commit(lambda: hand_start_soon(table_id, delay))
+    transaction.on_commit(lambda: hand_start_soon(table_id, delay), robust=True)
 
 
 def hand_start_soon(table_id: int, delay: float | None = None) -> None:

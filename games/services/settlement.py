@@ -84,6 +84,6 @@ def seat_remove(*, table: Table, seat: Seat, reason: str) -> int:
             idempotency_key=f"cashout:{table.pk}:{seat.user_id}:{seat.pk}:{table.version}",
         )
     user_id, table_id = seat.user_id, table.pk
-    transaction.on_commit(lambda: notify_user(user_id, table_id, {"event": "removed", "reason": reason}))
+    transaction.on_commit(lambda: notify_user(user_id, table_id, {"event": "removed", "reason": reason}), robust=True)
     seat.delete()
     return amount

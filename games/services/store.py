@@ -38,7 +38,7 @@ def table_touch(table: Table) -> int:
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
     table.refresh_from_db(fields=["version"])
     table_id = table.pk
-    transaction.on_commit(lambda: broadcast_table(table_id))
+    transaction.on_commit(lambda: broadcast_table(table_id), robust=True)
     return table.version
 
 
@@ -92,7 +92,7 @@ def hand_timer_arm(hand: Hand) -> None:
     """After commit, set the timer of the hand's current phase (if it is in play and has one)."""
     if hand.status == Hand.Status.ACTIVE and hand.deadline is not None:
         hand_id, seq, when = hand.pk, hand.phase_seq, hand.deadline
-        transaction.on_commit(lambda: timers.schedule_expire(hand_id, seq, when))
+        transaction.on_commit(lambda: timers.schedule_expire(hand_id, seq, when), robust=True)
 
 
 def action_log(

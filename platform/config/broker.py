@@ -1,36 +1,33 @@
 """The Celery broker transport: kombu's Redis transport, made to survive a Redis restart.
 
-When the worker loses its broker connection it closes the connection, and closing a channel
-puts the messages it holds unacknowledged (the phase timers waiting for their ETA) back on the
-queue. With kombu 5.7 that restore runs again after the connection has already dropped its
-client, fails with ``AttributeError`` instead of a connection error, and the worker exits
-("Unrecoverable error") at every Redis restart, so no timer fires and no hand is dealt until
-someone restarts it. Here a channel whose connection is gone skips the restore: there is nothing
-to put back into (a restarted Redis keeps nothing; a surviving one hands the messages out again
-after the visibility timeout), and the sweeper fires every overdue phase whose timer was lost
-(docs/ARCHITECTURE.md "Timers, presence and the sweeper").
+With kombu 5.7, once the worker has lost its broker connection, two things still reach for the
+closed connection: closing the old channel puts the messages it holds unacknowledged (the phase
+timers waiting for their ETA) back on the queue, and a task that ends after the reconnect
+acknowledges its message on the old channel. Both build a Redis client from a connection that is
+gone and fail with ``AttributeError``, which nothing catches: the worker exits ("Unrecoverable
+error") at a Redis restart, and no timer fires and no hand is dealt until someone restarts it.
+Here such a channel raises Redis's ``ConnectionError`` instead, which kombu and Celery expect
+and log: nothing is put back (a restarted Redis keeps nothing; a surviving one hands the
+messages out again after the visibility timeout, and the tasks are idempotent), and the sweeper
+fires every overdue phase whose timer was lost (docs/ARCHITECTURE.md "Timers, presence and the
+sweeper").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from kombu.transport import redis
+import redis.exceptions
+from kombu.transport import redis as kombu_redis
 
 
-class QoS(redis.QoS):
-    def restore_unacked(self, client: Any = None) -> None:
-        transport = getattr(self.channel, "connection", None)
-        if client is None and getattr(transport, "client", None) is None:
-            if self._delivered is not None:
-                self._delivered.clear()  # the connection is gone: nothing to restore to
-            return
-        super().restore_unacked(client)
+class Channel(kombu_redis.Channel):
+    def _connparams(self, asynchronous: bool = False) -> dict[str, Any]:
+        if self.connection is None or self.connection.client is None:
+            raise redis.exceptions.ConnectionError("the broker connection of this channel is closed")
+        params: dict[str, Any] = super()._connparams(asynchronous=asynchronous)  # type: ignore[misc]
+        return params
 
 
-class Channel(redis.Channel):
-    QoS = QoS
-
-
-class Transport(redis.Transport):
+class Transport(kombu_redis.Transport):
     Channel = Channel

@@ -37,7 +37,7 @@ class Command(BaseCommand):
             help="ws://host:port of a running server; repeat for several (bots at a table alternate between them, "
             "and a bot whose server is down reconnects to the next)",
         )
-        parser.add_argument("--origin", default="http://127.0.0.1:8000")
+        parser.add_argument("--origin", default="", help="the Origin header; default: each server's own")
         parser.add_argument("--timeout", type=float, default=900, help="seconds before giving up")
 
     def handle(self, *args: Any, **o: Any) -> None:
@@ -52,6 +52,7 @@ class Command(BaseCommand):
             f"tables {len(plan)}  hands completed {len(stats.hands)} voided {len(stats.voided)} "
             f"(ended {ended}/{len(plan) * o['hands']})  failures {len(stats.errors)}\n"
             f"reconnects {stats.reconnects}  time offline {stats.offline:.1f} s (all bots)  "
+            f"actions re-sent {stats.resent} (already applied {stats.duplicates})  "
             f"error frames seen: {codes_line(stats)}\n"
             f"elapsed {elapsed:.1f} s  hands/min {60 * ended / elapsed:.1f}\n"
             f"action-to-broadcast latency over {len(stats.latencies)} actions: "

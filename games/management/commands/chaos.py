@@ -80,7 +80,7 @@ class Command(BaseCommand):
         table_ids = [t.table_id for t in plan]
         self.stdout.write("tables: " + ", ".join(f"{t.table_id} {t.game} {t.mode}".rstrip() for t in plan))
         stop = asyncio.Event()
-        bots = bots_for(plan, infra.urls, "http://127.0.0.1:8031", 0, stop)
+        bots = bots_for(plan, infra.urls, "", 0, stop)
         run = Run(infra=infra, bots=bots, table_ids=table_ids, rng=random.Random(seed), out=self.stdout,
                   stop=stop, kinds=kinds)
         quiet_ok = asyncio.run(self._play(run, o))
@@ -93,6 +93,7 @@ class Command(BaseCommand):
             w(line)
         w(f"bots {len(bots)} at {len(plan)} tables: hands completed {len(stats.hands)}, voided {len(stats.voided)}; "
           f"reconnects {stats.reconnects}; time offline {stats.offline:.1f} s (all bots); "
+          f"actions re-sent {stats.resent} (already applied {stats.duplicates}); "
           f"error frames seen: {codes_line(stats)}; client failures {len(stats.errors)}")
         for error in stats.errors[:20]:
             w(f"  failure: {error}")
