@@ -291,6 +291,7 @@ GAMES_HINT_WINDOW = env.int("GAMES_HINT_WINDOW", default=10)  # seconds
 GAMES_HINT_WORKERS = env.int("GAMES_HINT_WORKERS", default=1)  # solver processes per server
 GAMES_HINT_QUEUE = env.int("GAMES_HINT_QUEUE", default=8)  # hints waiting for the solver, per server
 GAMES_HINT_TIMEOUT = env.float("GAMES_HINT_TIMEOUT", default=10.0)
+GAMES_HINT_CACHE_SECONDS = env.int("GAMES_HINT_CACHE_SECONDS", default=300)  # 0: every hint is solved
 GAMES_CLIENT_ID_RETENTION = env.int("GAMES_CLIENT_ID_RETENTION", default=7 * 24 * 3600)  # spent ids kept
 CELERY_BEAT_SCHEDULE["games-sweep"] = {"task": "games.sweep", "schedule": GAMES_SWEEP_EVERY}
 
