@@ -191,7 +191,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._send(frame)
 
     async def _send(self, payload: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+        try:
+            await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+        except OSError:  # the client is gone (uvicorn's ClientDisconnected): nobody to answer
+            log.debug("table %s: the client left before its answer", getattr(self, "table_id", None))
 
     async def _error(self, client_id: str | None, code: str, message: str, retry_after: float | None = None) -> None:
         frame: dict[str, Any] = {"type": "error", "id": client_id, "code": code, "message": message}

@@ -6,9 +6,24 @@ game, never Django, so it starts fast and holds nothing of the server.
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 from typing import Any
 
 from games.engine.registry import engine_for
+
+
+def start(parent: int) -> None:
+    """A worker's initializer: exit as soon as the server that started it is gone (a server
+    killed, or stopped without shutting its pool down, must not leave solvers behind)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
 def warm() -> bool:

@@ -1,11 +1,11 @@
 """The hint button (docs/PROTOCOL.md "Limits"): the solver's suggestions for a player's seat,
 without letting one player's hints slow anyone else's table.
 
-1. The hand is read and the answer looked up in the cache, per (hand, seat, phase): a repeated
-   hint is free and counts against nothing.
-2. Otherwise the user spends one of GAMES_HINT_LIMIT hints per GAMES_HINT_WINDOW seconds (across
-   all their connections and servers) and may have one hint in flight at a time; a refusal is
-   ``rate_limited`` with the seconds to wait.
+1. The hand is read and the answer looked up in the cache, per (hand, seat, phase), for
+   GAMES_HINT_CACHE_SECONDS: a repeated hint is free and counts against nothing.
+2. Otherwise the user may have one hint in flight at a time, and spends one of GAMES_HINT_LIMIT
+   hints per GAMES_HINT_WINDOW seconds (across all their connections and servers); a refusal
+   is ``rate_limited`` with the seconds to wait, and spends nothing.
 3. The solver runs in a small process pool (GAMES_HINT_WORKERS processes): CPU-bound work in a
    thread would hold the server's GIL and delay every frame of every table. At most
    GAMES_HINT_QUEUE hints wait for the pool in one server; more are refused as busy.
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -32,7 +33,6 @@ from games.services.errors import PlayError
 from games.services.hands import HintJob, hand_hint_job
 
 HINTS_SHOWN = 3
-CACHE_SECONDS = 300
 _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
 _waiting = 0
@@ -53,7 +53,8 @@ def _solver_pool() -> ProcessPoolExecutor:
     with _pool_lock:
         if _pool is None:
             _pool = ProcessPoolExecutor(
-                max_workers=max(1, settings.GAMES_HINT_WORKERS), mp_context=multiprocessing.get_context("spawn")
+                max_workers=max(1, settings.GAMES_HINT_WORKERS), mp_context=multiprocessing.get_context("spawn"),
+                initializer=hint_worker.start, initargs=(os.getpid(),),
             )
             _pool.submit(hint_worker.warm)
         return _pool
@@ -76,26 +77,27 @@ def _prepare(table_id: int, user: User) -> tuple[HintJob, list[dict[str, Any]] |
         return job, []
     if not settings.GAMES_ABUSE_LIMITS:
         return job, None
-    cached = cache.get(_cache_key(job))
+    cached = cache.get(_cache_key(job)) if settings.GAMES_HINT_CACHE_SECONDS > 0 else None
     if cached is not None:
         return job, cached
+    if not limits.in_flight_take(user_id=user.pk, name="hint", ttl=settings.GAMES_WS_SLOT_TTL):
+        raise RateLimited(_("Your last hint is still being worked out. Try again in 1 s."), retry_after=1)
     wait = limits.request_allowance(
         user_id=user.pk, name="hint", limit=settings.GAMES_HINT_LIMIT, window=settings.GAMES_HINT_WINDOW
     )
     if wait is not None:
+        limits.in_flight_drop(user_id=user.pk, name="hint")
         raise RateLimited(
             _("Too many hints: you may ask for %(n)d every %(s)d seconds. Try again in %(wait).1f s.")
             % {"n": settings.GAMES_HINT_LIMIT, "s": settings.GAMES_HINT_WINDOW, "wait": wait},
             retry_after=wait,
         )
-    if not limits.in_flight_take(user_id=user.pk, name="hint", ttl=settings.GAMES_WS_SLOT_TTL):
-        raise RateLimited(_("Your last hint is still being worked out. Try again in 1 s."), retry_after=1)
     return job, None
 
 
 def _finish(job: HintJob, user: User, hints: list[dict[str, Any]] | None) -> None:
-    if hints is not None:
-        cache.set(_cache_key(job), hints, CACHE_SECONDS)
+    if hints is not None and settings.GAMES_HINT_CACHE_SECONDS > 0:
+        cache.set(_cache_key(job), hints, settings.GAMES_HINT_CACHE_SECONDS)
     limits.in_flight_drop(user_id=user.pk, name="hint")
 
 
