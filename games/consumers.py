@@ -15,10 +15,10 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from config.websocket import LocalizedWebsocketConsumer
 from games import broadcast
 from games.frames import frame_for, is_seated
 from games.protocol import BadMessage, Message, parse
@@ -50,7 +50,7 @@ class TokenBucket:
         return max(0.0, (1 - self.tokens) / self.rate) if self.rate > 0 else 1.0
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(LocalizedWebsocketConsumer):
     table_id: int
     user: Any
     seated: bool

@@ -11,6 +11,6 @@ if [ -n "${REDIS_URL:-}" ]; then
   (cd platform && exec ../.venv/bin/celery -A config worker --beat --loglevel WARNING) &
   pids+=("$!")
 fi
-.venv/bin/uvicorn config.asgi:application --app-dir platform --host "$host" --port "$port" --lifespan off --no-proxy-headers &
+.venv/bin/uvicorn config.asgi:application --app-dir platform --host "$host" --port "$port" --lifespan off --no-proxy-headers --ws-max-size 65536 &
 pids+=("$!")
 wait "${pids[-1]}"

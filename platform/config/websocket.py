@@ -1,4 +1,5 @@
-"""WebSocket routes typed as Channels' ``URLRouter`` takes them, and the Origin check of every socket.
+"""WebSocket routes typed as Channels' ``URLRouter`` takes them, the Origin check of every socket, and
+the language a socket speaks.
 
 Channels routes ``django.urls.path()`` patterns to ASGI applications (``Consumer.as_asgi()``);
 django-stubs types ``path()`` for Django views only, so the routes are built here, in one place.
@@ -6,13 +7,17 @@ django-stubs types ``path()`` for Django views only, so the routes are built her
 
 from __future__ import annotations
 
+from http.cookies import SimpleCookie
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 from urllib.parse import urlparse
 
+from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.security.websocket import OriginValidator, WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from django.urls import path
+from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 if TYPE_CHECKING:
     from channels.consumer import _ASGIApplicationProtocol
@@ -81,3 +86,40 @@ def site_origins(scope: Any) -> list[str]:
         if domain and validate_host(domain, allowed):
             origins.append(f"{'https' if _is_secure(scope) else 'http'}://{host.lower()}")
     return origins
+
+
+def scope_language(scope: Any) -> str:
+    """The language a socket speaks to its user, chosen as Django's pages choose it: the signed-in
+    user's saved language, else the language cookie, else ``Accept-Language``, else the default."""
+    user = scope.get("user")
+    candidates: list[str] = []
+    if user is not None and getattr(user, "is_authenticated", False) and getattr(user, "language", ""):
+        candidates.append(user.language)
+    cookie_header = _header(scope, b"cookie")
+    if cookie_header:
+        cookie = SimpleCookie()
+        try:
+            cookie.load(cookie_header)
+        except Exception:  # a malformed Cookie header is no language
+            cookie = SimpleCookie()
+        if settings.LANGUAGE_COOKIE_NAME in cookie:
+            candidates.append(cookie[settings.LANGUAGE_COOKIE_NAME].value)
+    accept = _header(scope, b"accept-language")
+    if accept:
+        candidates += [code for code, _q in parse_accept_lang_header(accept[:1000]) if code != "*"]
+    for code in candidates:
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return str(settings.LANGUAGE_CODE)
+
+
+class LocalizedWebsocketConsumer(AsyncWebsocketConsumer):
+    """A WebSocket consumer that speaks its user's language (:func:`scope_language`): error frames
+    and every message the services it calls put into words. The language is active for the whole
+    connection; Django's translation state follows the connection's task into service threads."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        with translation.override(scope_language(scope)):
+            return await super().__call__(scope, receive, send)

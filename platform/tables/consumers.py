@@ -10,8 +10,9 @@ import json
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
+
+from config.websocket import LocalizedWebsocketConsumer
 
 #: The channel-layer group every lobby socket listens on.
 LOBBY_GROUP = "lobby"
@@ -25,7 +26,7 @@ def _tables() -> list[dict[str, Any]]:
     return [table_summary(t) for t in table_list_open()]
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(LocalizedWebsocketConsumer):
     async def connect(self) -> None:
         await self.accept()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)

@@ -17,6 +17,7 @@ COMMON: dict[str, Promise] = {
     "conn_online": _("Connected"),
     "conn_reconnecting": _("Reconnecting…"),
     "conn_retry": _("Connection lost — retrying in {s} s"),
+    "conn_refused": _("Not connected: see the message. Reload the page to try again."),
     # every registered game and mode by its label (``game_<code>``, ``mode_<code>``)
     **{f"game_{code}": label for code, label in GAME_CHOICES},
     **{f"mode_{code}": label for code, label in MODE_CHOICES if code},

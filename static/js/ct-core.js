@@ -58,6 +58,8 @@
     return Date.now().toString(36) + Math.random().toString(36).slice(2);
   }
 
+  var REFUSED = { 4404: true, 4429: true };
+
   /* One WebSocket with automatic reconnect (exponential backoff with jitter, capped at 15 s),
    * a ping every 5 s, a watchdog that reconnects when nothing arrives for 15 s, and
    * request/response matching by id. */
@@ -107,10 +109,14 @@
       try { message = JSON.parse(event.data); } catch (e) { return; }
       self.dispatch(message);
     };
-    ws.onclose = function () {
+    ws.onclose = function (event) {
       if (self.ws !== ws) return;
       self.stopHeartbeat();
       self.failPending();
+      // The server refused this socket for good (no such table, too many connections of this
+      // user: docs/PROTOCOL.md "Close codes"): its error frame said why; retrying would only be
+      // refused again. Coming back to the page (visible, online) tries once more.
+      if (REFUSED[event.code]) { self.setStatus("refused"); return; }
       self.scheduleRetry();
     };
     ws.onerror = function () { try { ws.close(); } catch (e) { /* already closed */ } };

@@ -124,6 +124,7 @@
       },
       statusLabel: function () {
         if (this.status === "online") return t("conn_online");
+        if (this.status === "refused") return t("conn_refused");
         if (this.status === "reconnecting" && this.retryIn > 0) return t("conn_retry", { s: this.retryIn });
         return t(this.status === "reconnecting" ? "conn_reconnecting" : "conn_connecting");
       },
