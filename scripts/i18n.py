@@ -4,10 +4,16 @@
 
 glossary.tsv: one string per line, ``English<TAB>简体<TAB>繁體`` (``\\n`` for a newline).
 Entries already translated in a .po file are kept; missing ones are reported.
+
+Plurals (``ngettext``): the singular and the plural English each get a row. Form 0 of the
+translation comes from the singular's row, forms 1 and up from the plural's row, as many as the
+catalogue's ``Plural-Forms`` has. Chinese has one form (``nplurals=1``), used for every count:
+its text (the singular's row) must read right for 1 and for many, e.g. ``%(count)d 个座位``.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -27,16 +33,33 @@ def load_glossary() -> dict[str, tuple[str, str]]:
     return rows
 
 
+def plural_forms(catalogue: polib.POFile) -> int:
+    match = re.search(r"nplurals\s*=\s*(\d+)", catalogue.metadata.get("Plural-Forms", ""))
+    return int(match.group(1)) if match else 2
+
+
 def fill(locale: str, glossary: dict[str, tuple[str, str]]) -> list[str]:
     path = ROOT / "locale" / locale / "LC_MESSAGES" / "django.po"
     catalogue = polib.pofile(str(path))
+    column = COLUMNS[locale] - 1
+    forms = plural_forms(catalogue)
     missing = []
     for entry in catalogue:
-        if entry.msgid in glossary:
-            entry.msgstr = glossary[entry.msgid][COLUMNS[locale] - 1]
+        if entry.msgid_plural:
+            if entry.msgid in glossary and entry.msgid_plural in glossary:
+                texts = [glossary[entry.msgid][column]] + [glossary[entry.msgid_plural][column]] * (forms - 1)
+                entry.msgstr_plural = dict(enumerate(texts))
+                if "fuzzy" in entry.flags:
+                    entry.flags.remove("fuzzy")
+            elif not entry.obsolete and (
+                len(entry.msgstr_plural) < forms or not all(entry.msgstr_plural.values()) or "fuzzy" in entry.flags
+            ):
+                missing.append(entry.msgid)
+        elif entry.msgid in glossary:
+            entry.msgstr = glossary[entry.msgid][column]
             if "fuzzy" in entry.flags:
                 entry.flags.remove("fuzzy")
-        elif not entry.msgstr and not entry.obsolete:
+        elif (not entry.msgstr or "fuzzy" in entry.flags) and not entry.obsolete:
             missing.append(entry.msgid)
     catalogue.metadata["Content-Type"] = "text/plain; charset=UTF-8"
     catalogue.save(str(path))
