@@ -22,7 +22,7 @@ def name_taken(name: str, *, exclude_pk: int | None = None) -> bool:
     )
 
 
-class DisplayNameMixin(forms.ModelForm):  # type: ignore[type-arg]
+class DisplayNameMixin(forms.ModelForm[User]):
     """Display names are stored cleaned (NFKC, trimmed) and must not be another player's."""
 
     def clean_display_name(self) -> str:
@@ -32,7 +32,7 @@ class DisplayNameMixin(forms.ModelForm):  # type: ignore[type-arg]
         return name
 
 
-class SignUpForm(DisplayNameMixin, UserCreationForm):  # type: ignore[misc]
+class SignUpForm(DisplayNameMixin, UserCreationForm):
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]  # inherited at run time; the stubs omit it
         model = User
         fields = ("username", "display_name", "language")

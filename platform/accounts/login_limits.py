@@ -13,9 +13,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from axes.handlers.database import AxesDatabaseHandler  # type: ignore[import-untyped]
-from axes.helpers import get_client_username, get_cool_off, get_failure_limit  # type: ignore[import-untyped]
-from axes.models import AccessAttempt  # type: ignore[import-untyped]
+from axes.handlers.database import AxesDatabaseHandler
+from axes.helpers import get_client_username, get_cool_off, get_failure_limit
+from axes.models import AccessAttempt
 from django.db.models import Max, Sum
 from django.http import HttpRequest
 from django.utils import timezone
