@@ -131,7 +131,10 @@ class Run:
         infra, down = self.infra, DOWN[kind](self.rng)
         loop = asyncio.get_running_loop()
         if kind == "asgi":
-            i = infra.rng_server(self.rng)
+            # A random server among those bots are connected to (bots that lost theirs gather
+            # on the other one, as behind a proxy).
+            busy = [i for i, url in enumerate(infra.urls) if any(b.connected_to == url for b in self.bots)]
+            i = self.rng.choice(busy) if busy else infra.rng_server(self.rng)
             fault = self._fault(kind, infra.servers[i].name, down)
             fault.affected = [b for b in self.bots if b.connected_to == infra.urls[i]]
             infra.servers[i].kill()

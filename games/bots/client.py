@@ -44,6 +44,10 @@ RESEND_AFTER = 1.0
 OUTAGE_REFUSALS = frozenset({"illegal", "no_hand", "not_seated"})
 #: Refusals the server sends while it cannot do anything: retried, not failures.
 TRANSIENT = frozenset({"server_error", "rate_limited"})
+#: A first-time action refused with one of OUTAGE_REFUSALS is judged this long after: if the
+#: table has moved past the phase it was chosen in by then, the bot acted on a state that an
+#: outage had kept from it (the timer had played the seat): recovered. Else it is a failure.
+JUDGE_AFTER = 3.0
 
 
 def backoff(attempt: int, rng: random.Random) -> float:
@@ -126,6 +130,8 @@ class Bot:
     last_state: float = 0.0
     last_heard: float = 0.0
     last_sync: float = 0.0
+    last_hand: tuple[int, int, str, str] | None = None  # (hand id, phase_seq, phase, status) last seen
+    doubtful: list[tuple[float, tuple[int, int, str], str]] = field(default_factory=list)
 
     # --- connection ------------------------------------------------------------------------
 
@@ -133,6 +139,12 @@ class Bot:
         """Play until the hands are seen and the bot has left (or, with ``hands_wanted`` 0,
         until ``stop`` is set and it has left), reconnecting whenever the connection is
         lost; give up at ``deadline``."""
+        try:
+            await self._run(deadline)
+        finally:
+            self._judge(final=True)
+
+    async def _run(self, deadline: float) -> None:
         attempt, offline_since = 0, None
         while not self.done.is_set():
             if time.monotonic() >= deadline:
@@ -211,7 +223,11 @@ class Bot:
         for request_id, item in list(self.pending.items()):
             if item.resend_at is not None and now >= item.resend_at:
                 await self._send_action(ws, request_id, item)
-        if now - self.last_state > SYNC_AFTER and now - self.last_sync > SYNC_AFTER:
+        self._judge(final=False)
+        if any(now - at < 0.1 for at, _key, _text in self.doubtful) and now - self.last_sync > 1:
+            self.last_sync = now
+            await ws.send(json.dumps({"type": "sync"}))  # what happened instead?
+        elif now - self.last_state > SYNC_AFTER and now - self.last_sync > SYNC_AFTER:
             self.last_sync = now
             await ws.send(json.dumps({"type": "sync"}))
 
@@ -253,8 +269,26 @@ class Bot:
             item.resend_at = time.monotonic() + RESEND_AFTER * self.rng.uniform(0.5, 1.5)
             return
         del self.pending[request_id]
-        if not (item.resent and code in OUTAGE_REFUSALS):
-            self.stats.errors.append(f"table {self.table_id}: {code}: {message.get('message')}")
+        text = f"table {self.table_id}: {code}: {message.get('message')}"
+        if code not in OUTAGE_REFUSALS:
+            self.stats.errors.append(text)
+        elif not item.resent:
+            self.doubtful.append((time.monotonic(), item.key, text))
+
+    def _judge(self, *, final: bool) -> None:
+        """Settle the doubtful refusals: recovered once the table has moved past their phase,
+        failures if it has not within JUDGE_AFTER seconds (or by the end)."""
+        now, keep = time.monotonic(), []
+        for at, key, text in self.doubtful:
+            last = self.last_hand
+            moved_on = last is not None and (last[:3] != key or last[3] != "active")
+            if moved_on:
+                continue
+            if final or now - at > JUDGE_AFTER:
+                self.stats.errors.append(text)
+            else:
+                keep.append((at, key, text))
+        self.doubtful = keep
 
     def _measure(self, version: int) -> None:
         now = time.monotonic()
@@ -265,6 +299,9 @@ class Bot:
 
     async def _play(self, ws: Any, frame: dict[str, Any]) -> None:
         hand = frame.get("hand")
+        if hand is not None:
+            view = hand.get("view") or {}
+            self.last_hand = (hand["id"], view.get("phase_seq", -1), view.get("phase", ""), hand["status"])
         if frame.get("you") is not None:
             self.join_id = None  # seated: a later join (after a removal) is a new request
         elif self.stop.is_set():
