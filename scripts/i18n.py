@@ -38,6 +38,13 @@ def plural_forms(catalogue: polib.POFile) -> int:
     return int(match.group(1)) if match else 2
 
 
+def settle(entry: polib.POEntry) -> None:
+    """A translation from the glossary is final: no fuzzy flag, no guess's previous msgid."""
+    if "fuzzy" in entry.flags:
+        entry.flags.remove("fuzzy")
+    entry.previous_msgid = entry.previous_msgid_plural = None
+
+
 def fill(locale: str, glossary: dict[str, tuple[str, str]]) -> list[str]:
     path = ROOT / "locale" / locale / "LC_MESSAGES" / "django.po"
     catalogue = polib.pofile(str(path))
@@ -49,16 +56,14 @@ def fill(locale: str, glossary: dict[str, tuple[str, str]]) -> list[str]:
             if entry.msgid in glossary and entry.msgid_plural in glossary:
                 texts = [glossary[entry.msgid][column]] + [glossary[entry.msgid_plural][column]] * (forms - 1)
                 entry.msgstr_plural = dict(enumerate(texts))
-                if "fuzzy" in entry.flags:
-                    entry.flags.remove("fuzzy")
+                settle(entry)
             elif not entry.obsolete and (
                 len(entry.msgstr_plural) < forms or not all(entry.msgstr_plural.values()) or "fuzzy" in entry.flags
             ):
                 missing.append(entry.msgid)
         elif entry.msgid in glossary:
             entry.msgstr = glossary[entry.msgid][column]
-            if "fuzzy" in entry.flags:
-                entry.flags.remove("fuzzy")
+            settle(entry)
         elif (not entry.msgstr or "fuzzy" in entry.flags) and not entry.obsolete:
             missing.append(entry.msgid)
     catalogue.metadata["Content-Type"] = "text/plain; charset=UTF-8"

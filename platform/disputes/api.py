@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
@@ -100,7 +101,7 @@ class DisputeListApi(APIView):
     @extend_schema(request=InputSerializer, responses={201: DisputeOutputSerializer})
     def post(self, request: AuthenticatedRequest) -> Response:
         if is_auditor(request.user):
-            raise PermissionDenied("Auditors read disputes; they do not open them.")
+            raise PermissionDenied(_("Auditors read disputes; they do not open them."))
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         record = HandRecord.objects.filter(pk=data.validated_data["record"]).first()

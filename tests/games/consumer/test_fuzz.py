@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from django.utils import translation
+from django.utils.translation import gettext as in_language
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -135,7 +137,9 @@ async def test_the_reported_frames_are_refused_with_a_reason(penniless: WsPlayer
 
 async def test_a_binary_frame_is_refused_with_a_reason(penniless: WsPlayer) -> None:
     reply = await _exactly_one_answer(penniless, "bytes", b'{"type":"ping"}')
-    assert reply["code"] == "bad_message" and "binary" in reply["message"]
+    with translation.override("zh-hans"):  # the player's language: the default
+        reason = in_language("binary frames are not accepted; send JSON text")
+    assert reply["code"] == "bad_message" and reply["message"] == reason
 
 
 @pytest_asyncio.fixture

@@ -23,8 +23,12 @@ from wallet import selectors
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
-async def _seated_table(funded, table_for, n=2, game="thirteen", mode=""):
+async def _seated_table(funded, table_for, n=2, game="thirteen", mode="", language=None):
     users = [await db(funded)() for _ in range(n)]
+    if language:  # players read the default language (zh-hans) unless they chose another
+        for user in users:
+            user.language = language
+            await db(user.save)(update_fields=["language"])
     table = await db(table_for)(game, mode)
     players = [await WsPlayer(table.pk, u).connect() for u in users]
     for p in players:
@@ -45,7 +49,7 @@ async def _deal(table, players):
 
 
 async def test_malformed_messages_get_error_frames_and_the_connection_stays(funded, table_for):
-    table, users, (p, q) = await _seated_table(funded, table_for)
+    table, users, (p, q) = await _seated_table(funded, table_for, language="en")
     cases = [
         ("{not json", "invalid JSON"),
         ("[1, 2]", "JSON object"),
