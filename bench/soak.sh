@@ -8,7 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tables=${1:-20}; minutes=${2:-30}
-export DATABASE_URL=postgres://postgres@127.0.0.1:${CHAOS_PG_PORT:-55432}/chaos
-export REDIS_URL=redis://127.0.0.1:${CHAOS_REDIS_PORT:-6390}/0
+# Its own cluster and redis-server (not the chaos run's), so both may run at once.
+export DATABASE_URL=postgres://postgres@127.0.0.1:${SOAK_PG_PORT:-55433}/soak
+export REDIS_URL=redis://127.0.0.1:${SOAK_REDIS_PORT:-6391}/0
 export DATABASE_POOL=false
-exec .venv/bin/python manage.py chaos --faults none --minutes "$minutes" --tables "$tables" --sample-every 300
+exec .venv/bin/python manage.py chaos --faults none --minutes "$minutes" --tables "$tables" --sample-every 300 \
+  --ports 8041,8042

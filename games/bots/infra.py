@@ -2,9 +2,10 @@
 redis-server, two ASGI servers and one Celery worker with beat, each started, killed and
 restarted here, and all of them stopped again at the end.
 
-PostgreSQL and Redis are the run's own (a cluster named ``chaos`` on its own port, a
-redis-server that keeps nothing on disk), so restarting them disturbs nothing else on the
-machine. The PostgreSQL major version is the newest under ``/etc/postgresql``.
+PostgreSQL and Redis are the run's own (a cluster named after the run's database, ``chaos`` or
+``soak``, on its own port, and a redis-server that keeps nothing on disk), so restarting them
+disturbs nothing else on the machine. The PostgreSQL major version is the newest under
+``/etc/postgresql``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
-CLUSTER = "chaos"
 
 
 def pg_version() -> str:
@@ -101,6 +101,7 @@ class Infra:
     def __post_init__(self) -> None:
         db, redis = urlparse(self.database_url), urlparse(self.redis_url)
         self.pg_port, self.db_name = db.port or 5432, db.path.lstrip("/")
+        self.cluster = self.db_name
         self.redis_port = redis.port or 6379
         if self.pg_port == 5432 or self.redis_port == 6379:
             raise SystemExit("the chaos run restarts its PostgreSQL and Redis: give it its own ports "
@@ -130,13 +131,14 @@ class Infra:
     def pg_ensure(self) -> None:
         """Create the cluster once (trust auth, its own port), start it, and give the run a
         fresh database."""
-        conf = Path(f"/etc/postgresql/{self.version}/{CLUSTER}")
+        conf = Path(f"/etc/postgresql/{self.version}/{self.cluster}")
         if not conf.exists():
-            subprocess.run(["pg_createcluster", self.version, CLUSTER, "--port", str(self.pg_port)],  # noqa: S603, S607
+            subprocess.run(["pg_createcluster", self.version, self.cluster, "--port", str(self.pg_port)],  # noqa: S603, S607
                            check=True, capture_output=True)
             (conf / "pg_hba.conf").write_text(
                 "local all all trust\nhost all all 127.0.0.1/32 trust\nhost all all ::1/128 trust\n")
-        self._pg(self.version, CLUSTER, "start") if not self.pg_running() else None
+        if not self.pg_running():
+            self._pg(self.version, self.cluster, "start")
         self.pg_started = True
         self._wait(lambda: self._psql("SELECT 1") is not None, "PostgreSQL")
         self._psql(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
@@ -144,14 +146,14 @@ class Infra:
 
     def pg_running(self) -> bool:
         out = subprocess.run(["pg_lsclusters", "-h"], capture_output=True, text=True).stdout  # noqa: S607
-        return any(line.split()[:2] == [self.version, CLUSTER] and "online" in line for line in out.splitlines())
+        return any(line.split()[:2] == [self.version, self.cluster] and "online" in line for line in out.splitlines())
 
     def pg_restart(self, down: float, mode: str) -> None:
         """Stop the cluster (``fast``, or ``immediate``: a crash, recovered from the WAL at
         start), wait ``down`` seconds, start it."""
-        self._pg(self.version, CLUSTER, "stop", "-m", mode)
+        self._pg(self.version, self.cluster, "stop", "-m", mode)
         time.sleep(down)
-        self._pg(self.version, CLUSTER, "start")
+        self._pg(self.version, self.cluster, "start")
 
     def _psql(self, sql: str, db: str = "postgres") -> str | None:
         done = subprocess.run(  # noqa: S603 - our own arguments
@@ -214,7 +216,7 @@ class Infra:
             if proc is not None:
                 proc.kill()
         if self.pg_started:
-            subprocess.run(["pg_ctlcluster", self.version, CLUSTER, "stop", "-m", "fast"],  # noqa: S603, S607
+            subprocess.run(["pg_ctlcluster", self.version, self.cluster, "stop", "-m", "fast"],  # noqa: S603, S607
                            capture_output=True)
             self.pg_started = False
 

@@ -49,6 +49,7 @@ class Command(BaseCommand):
         parser.add_argument("--sample-every", type=float, default=300, help="seconds between memory samples")
         parser.add_argument("--warm-up", type=float, default=15, help="seconds of play before the first fault")
         parser.add_argument("--quiet", type=float, default=240, help="at most this long for the last hands to end")
+        parser.add_argument("--ports", default="8031,8032", help="the ASGI servers' ports")
 
     def handle(self, *args: Any, **o: Any) -> None:
         kinds = tuple(k for k in o["faults"].split(",") if k and k != "none")
@@ -56,15 +57,17 @@ class Command(BaseCommand):
         if unknown:
             raise CommandError(f"unknown fault kinds: {', '.join(sorted(unknown))}")
         seed = o["seed"] if o["seed"] is not None else random.SystemRandom().randrange(10**6)
-        infra = Infra(os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", ""))
+        ports = tuple(int(p) for p in o["ports"].split(","))
+        infra = Infra(os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", ""), ports=ports)
 
         def terminate(signum: int, frame: FrameType | None) -> None:
             raise SystemExit(128 + signum)
 
         signal.signal(signal.SIGTERM, terminate)
         signal.signal(signal.SIGHUP, terminate)
-        self.stdout.write(f"seed {seed}; logs in {infra.run_dir}; PostgreSQL {infra.version} cluster chaos on "
-                          f"port {infra.pg_port}, redis-server on port {infra.redis_port}")
+        self.stdout.write(f"seed {seed}; logs in {infra.run_dir}; PostgreSQL {infra.version} cluster "
+                          f"{infra.cluster} on port {infra.pg_port}, redis-server on port {infra.redis_port}, "
+                          f"servers on ports {', '.join(map(str, infra.ports))}")
         try:
             infra.start_all()
             ok = self._run(infra, kinds, seed, o)
