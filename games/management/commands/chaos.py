@@ -129,6 +129,7 @@ class Command(BaseCommand):
         await run.sample()
         sampler = asyncio.create_task(run.sampler(o["sample_every"]))
         await asyncio.sleep(o["warm_up"])
+        await run.sample()  # everything loaded and playing: the figures to compare with the end
         if run.kinds:
             await run.faults_inject(o["minutes"], o["at_least"])
         else:
