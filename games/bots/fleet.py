@@ -85,16 +85,16 @@ def tables_open(pairs: list[tuple[str, str]], tables: int, first_bot: int = 1) -
 
 def bots_for(plan: list[TablePlan], urls: list[str], origin: str, hands: int,
              stop: asyncio.Event | None = None) -> list[Bot]:
-    """One bot per planned seat; bots at a table alternate between the server URLs."""
+    """One bot per planned seat; bots at a table alternate between the server URLs. The bots at
+    a table wind down together (``stop``, or one event per table: once one of them has seen its
+    hands), so none is left alone waiting for a hand that cannot be dealt."""
     bots = []
     for table in plan:
+        table_stop = stop if stop is not None else asyncio.Event()
         for i, session in enumerate(table.sessions):
-            bot = Bot(urls=urls, table_id=table.table_id, session=session, origin=origin, buy_in=table.buy_in,
-                      hands_wanted=hands, stats=BotStats(), rng=random.Random(f"{table.table_id}:{i}"),
-                      url_index=i % len(urls))
-            if stop is not None:
-                bot.stop = stop
-            bots.append(bot)
+            bots.append(Bot(urls=urls, table_id=table.table_id, session=session, origin=origin, buy_in=table.buy_in,
+                            hands_wanted=hands, stats=BotStats(), rng=random.Random(f"{table.table_id}:{i}"),
+                            stop=table_stop, url_index=i % len(urls)))
     return bots
 
 

@@ -62,7 +62,7 @@ def test_bots_finish_their_hands_across_a_server_restart(server: Any, sweeper: l
     assert all(b.stats.reconnects >= 1 for b in bots)
     assert stats.offline > 0
     assert len(stats.hands) >= 4 and not stats.voided
-    assert Hand.objects.filter(status=Hand.Status.SETTLED).count() == len(stats.hands)
+    assert Hand.objects.filter(status=Hand.Status.SETTLED).count() >= len(stats.hands)  # a hand may end unseen
     assert {name: problems for name, problems in checks.checks_run().items() if problems} == {}
     assert ledger_audit().ok
 
