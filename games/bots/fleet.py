@@ -113,6 +113,15 @@ def bots_stats(bots: list[Bot], results: list[BaseException | None] | None = Non
     return stats
 
 
+def per_bot_line(bots: list[Bot]) -> str:
+    """The worst bot's figures: most reconnects, longest time offline, most error frames."""
+    if not bots:
+        return "no bots"
+    return (f"per bot at most: reconnects {max(b.stats.reconnects for b in bots)}, "
+            f"time offline {max(b.stats.offline for b in bots):.1f} s, "
+            f"error frames and failed connects {max(sum(b.stats.seen.values()) for b in bots)}")
+
+
 def codes_line(stats: BotStats) -> str:
     """Every error frame (and failed connect) the bots saw, by code."""
     return ", ".join(f"{code} {n}" for code, n in stats.seen.most_common()) or "none"

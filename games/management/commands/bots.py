@@ -18,7 +18,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from games.bots.client import percentile
-from games.bots.fleet import bots_for, bots_run, codes_line, game_modes, tables_open
+from games.bots.fleet import bots_for, bots_run, codes_line, game_modes, per_bot_line, tables_open
 from games.engine.registry import GAMES
 
 
@@ -53,7 +53,7 @@ class Command(BaseCommand):
             f"(ended {ended}/{len(plan) * o['hands']})  failures {len(stats.errors)}\n"
             f"reconnects {stats.reconnects}  time offline {stats.offline:.1f} s (all bots)  "
             f"actions re-sent {stats.resent} (already applied {stats.duplicates})  "
-            f"error frames seen: {codes_line(stats)}\n"
+            f"error frames seen: {codes_line(stats)}\n{per_bot_line(bots)}\n"
             f"elapsed {elapsed:.1f} s  hands/min {60 * ended / elapsed:.1f}\n"
             f"action-to-broadcast latency over {len(stats.latencies)} actions: "
             f"p50 {1000 * percentile(stats.latencies, 0.5):.1f} ms  "

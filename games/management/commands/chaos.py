@@ -31,7 +31,7 @@ from django.db import connection
 
 from games.bots import checks
 from games.bots.chaos import KINDS, Run, errors_by_window, fault_table, hands_by_window, samples_table
-from games.bots.fleet import bots_for, bots_stats, codes_line, game_modes, tables_open
+from games.bots.fleet import bots_for, bots_stats, codes_line, game_modes, per_bot_line, tables_open
 from games.bots.infra import Infra
 
 
@@ -98,6 +98,7 @@ class Command(BaseCommand):
           f"reconnects {stats.reconnects}; time offline {stats.offline:.1f} s (all bots); "
           f"actions re-sent {stats.resent} (already applied {stats.duplicates}); "
           f"error frames seen: {codes_line(stats)}; client failures {len(stats.errors)}")
+        w(per_bot_line(bots))
         for error in stats.errors[:20]:
             w(f"  failure: {error}")
         for line in samples_table(run.samples):
