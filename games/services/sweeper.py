@@ -9,6 +9,8 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import DateTimeField, ExpressionWrapper, F, Value
+from django.db.models.functions import Least
 from django.utils import timezone
 
 from games.adapters import engine, void_on_outage
@@ -40,12 +42,23 @@ def _tick(now: datetime) -> int:
     extended = 0
     if not created and gap > timedelta(seconds=settings.GAMES_OUTAGE_AFTER):
         log.warning("sweeper idle for %s: extending every running deadline by that gap", gap)
+        _presence_give_back(now, gap)
         running = Hand.objects.filter(status=Hand.Status.ACTIVE, deadline__isnull=False)
         for hand_id in running.values_list("pk", flat=True):
             extended += _extend(hand_id, gap)
     clock.last_tick = now
     clock.save(update_fields=["last_tick"])
     return extended
+
+
+def _presence_give_back(now: datetime, gap: timedelta) -> int:
+    """Heartbeats could not be recorded while we were down: a seat's last heartbeat moves on by
+    the outage (never past now), so nobody is marked away, auto-played or charged as a leaver
+    for our own outage (docs/RULES.md); one still silent afterwards is marked away as usual."""
+    shifted = ExpressionWrapper(F("last_seen") + gap, output_field=DateTimeField())
+    return Seat.objects.filter(disconnected=False, last_seen__lt=now).update(
+        last_seen=Least(shifted, Value(now, output_field=DateTimeField()))
+    )
 
 
 def _extend(hand_id: int, gap: timedelta) -> int:
