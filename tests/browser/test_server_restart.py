@@ -12,7 +12,7 @@ import pytest
 from games.engine.registry import engine_for
 from games.services.hands import hand_act, hand_start_if_ready
 from games.services.seating import seat_join
-from tests.browser.conftest import browser, call, player  # noqa: F401 - fixtures used here
+from tests.browser.conftest import call
 from tests.browser.helpers import wait_showdown
 from tests.factories import funded_user, table_at
 from tests.games.chaos.servers import Server
@@ -35,7 +35,7 @@ def server(restartable: Server) -> str:
 
 
 def test_the_page_reconnects_by_itself_after_the_server_restarts_and_finishes_the_hand(
-    player: Any, restartable: Server,  # noqa: F811 - the fixture imported above
+    player: Any, restartable: Server,
 ) -> None:
     table = table_at("thirteen")
     other = funded_user("stays", 2_000_000)
