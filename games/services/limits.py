@@ -7,17 +7,23 @@ through an entry that expires ``GAMES_WS_SLOT_TTL`` seconds after it was last re
 connection's own messages), so the connections of a killed server stop counting by
 themselves; a hint in flight holds a lock that expires the same way.
 
-With ``GAMES_ABUSE_LIMITS`` off every check passes (benchmarks compare the two).
+With ``GAMES_ABUSE_LIMITS`` off every check passes (benchmarks compare the two). While Redis
+is down every check passes too, with a warning in the log: the limits protect play, they must not
+stop it (a Redis restart is an outage the tables ride out, docs/ARCHITECTURE.md).
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from django.conf import settings
+
+log = logging.getLogger(__name__)
 
 _CLAIM = """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
@@ -84,32 +90,42 @@ class _Local:
 
 
 class _Redis:
-    """The distributed mode's counts, shared by every server process."""
+    """The distributed mode's counts, shared by every server process. Each call answers as if
+    allowed when Redis cannot be reached (within a second)."""
 
     def __init__(self, url: str) -> None:
         import redis
 
-        self.client: Any = redis.Redis.from_url(url)
+        self.errors: tuple[type[Exception], ...] = (redis.exceptions.RedisError, OSError)
+        self.client: Any = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
         self.claim_script = self.client.register_script(_CLAIM)
         self.window_script = self.client.register_script(_WINDOW)
+
+    def _allowing(self, call: Callable[[], Any], allowed: Any) -> Any:
+        try:
+            return call()
+        except self.errors as exc:
+            log.warning("per-user limits: Redis unreachable (%s); allowing", type(exc).__name__)
+            return allowed
 
     def claim(self, user_id: int, channel: str, limit: int, ttl: float) -> bool:
         now = time.time()
         key = _key(f"ws:{user_id}")
-        return bool(self.claim_script(keys=[key], args=[now, now + ttl, limit, channel, int(ttl) + 1]))
+        args: list[str | float] = [now, now + ttl, limit, channel, int(ttl) + 1]
+        return bool(self._allowing(lambda: self.claim_script(keys=[key], args=args), True))
 
     def release(self, user_id: int, channel: str) -> None:
-        self.client.zrem(_key(f"ws:{user_id}"), channel)
+        self._allowing(lambda: self.client.zrem(_key(f"ws:{user_id}"), channel), None)
 
     def window(self, key: str, window: float) -> tuple[int, float]:
-        count, left_ms = self.window_script(keys=[_key(key)], args=[int(window * 1000)])
+        count, left_ms = self._allowing(lambda: self.window_script(keys=[_key(key)], args=[int(window * 1000)]), (0, 0))
         return int(count), max(0, int(left_ms)) / 1000
 
     def lock_take(self, key: str, ttl: float) -> bool:
-        return bool(self.client.set(_key(key), 1, nx=True, px=int(ttl * 1000)))
+        return bool(self._allowing(lambda: self.client.set(_key(key), 1, nx=True, px=int(ttl * 1000)), True))
 
     def lock_drop(self, key: str) -> None:
-        self.client.delete(_key(key))
+        self._allowing(lambda: self.client.delete(_key(key)), None)
 
 
 def _key(name: str) -> str:

@@ -130,6 +130,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "max_size": env.int("DATABASE_POOL_MAX", default=20),
             "timeout": 10,
         }
+        # With a pool, Django checks each connection as it leaves the pool: after a PostgreSQL
+        # restart a dead one is replaced instead of failing the request that drew it.
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis, channels, cache, Celery ---------------------------------------------------------

@@ -118,3 +118,16 @@ async def test_a_user_has_at_most_one_hint_in_flight(funded, table_for):
     assert (await players[0].request({"type": "hint"}))["type"] == "ack"
     for p in players:
         await p.close()
+
+
+def test_while_redis_is_down_every_limit_allows_and_nothing_raises(caplog):
+    down = limits._Redis("redis://127.0.0.1:1/0")  # nothing listens on port 1
+    started = time.monotonic()
+    assert down.claim(1, "chan", limit=1, ttl=30) is True
+    assert down.claim(1, "other", limit=1, ttl=30) is True  # over the limit, but unknown: allowed
+    down.release(1, "chan")
+    assert down.window("rate:hint:1", 10) == (0, 0.0)
+    assert down.lock_take("busy:hint:1", 5) is True
+    down.lock_drop("busy:hint:1")
+    assert time.monotonic() - started < 10
+    assert "Redis unreachable" in caplog.text
