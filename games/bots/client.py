@@ -272,7 +272,7 @@ class Bot:
         text = f"table {self.table_id}: {code}: {message.get('message')}"
         if code not in OUTAGE_REFUSALS:
             self.stats.errors.append(text)
-        elif not item.resent:
+        elif not item.resent and code != "no_hand":  # no hand in play: it has ended, by definition
             self.doubtful.append((time.monotonic(), item.key, text))
 
     def _judge(self, *, final: bool) -> None:
@@ -302,6 +302,8 @@ class Bot:
         if hand is not None:
             view = hand.get("view") or {}
             self.last_hand = (hand["id"], view.get("phase_seq", -1), view.get("phase", ""), hand["status"])
+        elif self.last_hand is not None:  # no hand at the table: the last one seen is over
+            self.last_hand = (*self.last_hand[:3], "ended")
         if frame.get("you") is not None:
             self.join_id = None  # seated: a later join (after a removal) is a new request
         elif self.stop.is_set():
