@@ -79,18 +79,6 @@ def _database() -> None:
     call_command("migrate", verbosity=0)
 
 
-def _session(user: Any) -> str:
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
-
-    store = SessionStore()
-    store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    store.create()
-    return str(store.session_key)
-
-
 def _player(name: str) -> Any:
     from accounts.models import User
     from wallet import services as wallet
@@ -103,6 +91,7 @@ def _player(name: str) -> Any:
 def _scene() -> Scene:
     """A trio table with a hand in play (the flooder and two others seated) and a 十三张 table
     where the pinger sits."""
+    from games.bots.fleet import session_for
     from games.services.hands import hand_start_if_ready
     from games.services.seating import seat_join
     from tables.models import StakeLevel, Table
@@ -121,7 +110,7 @@ def _scene() -> Scene:
     pinger = _player(f"ping-{run}")
     thirteen = tables["thirteen"]
     seat_join(table_id=thirteen.pk, user=pinger, buy_in=thirteen.stake_level.min_buy_in, request_id=uuid.uuid4().hex)
-    return Scene(trio.pk, thirteen.pk, _session(flooder), _session(pinger))
+    return Scene(trio.pk, thirteen.pk, session_for(flooder), session_for(pinger))
 
 
 # --- the clients -----------------------------------------------------------------------------

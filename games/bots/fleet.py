@@ -34,7 +34,8 @@ class TablePlan:
     sessions: list[str]
 
 
-def _session_for(user: User) -> str:
+def session_for(user: User) -> str:
+    """A signed-in session of ``user``: the cookie a bot (or a benchmark's client) presents."""
     store = SessionStore()
     store[SESSION_KEY] = str(user.pk)
     store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
@@ -78,7 +79,7 @@ def tables_open(pairs: list[tuple[str, str]], tables: int, first_bot: int = 1) -
         sessions = []
         for _ in range(per_table):
             n += 1
-            sessions.append(_session_for(_bot_user(n)))
+            sessions.append(session_for(_bot_user(n)))
         plan.append(TablePlan(table.pk, game, mode, level.min_buy_in * 3, sessions))
     return plan
 
