@@ -15,6 +15,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games.sent import sent_mark
 from tables.consumers import LOBBY_GROUP
 
 log = logging.getLogger(__name__)
@@ -79,6 +80,7 @@ def broadcast_table(table_id: int) -> None:
         (table_group(table_id), {"type": "table.frame", "table": table_id, "frame": public, "public": True}),
         (LOBBY_GROUP, {"type": "lobby.table", "table": lobby_summary(table_id)}),
     )
+    sent_mark(table_id, int(public["version"]))
 
 
 def lobby_summary(table_id: int) -> dict[str, Any]:

@@ -117,3 +117,30 @@ class ClientRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.client_id} ({self.type})"
+
+
+class Repair(models.Model):
+    """Something the liveness watchdog had to put right (``games.services.watchdog``): a phase
+    past its deadline whose timer never fired, a table that should have dealt, a hand that could
+    not advance (voided, stakes returned), a broadcast that never went out. Each row says why;
+    ``/healthz`` counts the last hour's by kind. A live room in good health writes none."""
+
+    class Kind(models.TextChoices):
+        LOST_TIMER = "lost_timer", _("phase past its deadline")
+        MISSED_DEAL = "missed_deal", _("table that should have dealt")
+        STUCK_HAND = "stuck_hand", _("hand that could not advance, voided")
+        MISSED_BROADCAST = "missed_broadcast", _("state not broadcast")
+
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    cause = models.CharField(_("cause"), max_length=300)
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, null=True, related_name="+")
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ("-at",)
+        verbose_name = _("watchdog repair")
+        verbose_name_plural = _("watchdog repairs")
+
+    def __str__(self) -> str:
+        return f"{self.kind} @ {self.at:%Y-%m-%d %H:%M:%S}"

@@ -15,12 +15,12 @@ from games.timers import EXPIRE_PHASE, START_HAND
 
 
 @app.task(name=EXPIRE_PHASE, ignore_result=True)
-def expire_phase(hand_id: int, phase_seq: int) -> None:
-    with_retries(hand_expire)(hand_id=hand_id, phase_seq=phase_seq)
+def expire_phase(hand_id: int, phase_seq: int, deadline: float | None = None) -> None:
+    with_retries(hand_expire)(hand_id=hand_id, phase_seq=phase_seq, deadline=deadline)
 
 
 @app.task(name=START_HAND, ignore_result=True)
-def start_hand(table_id: int, hands_played: int | None = None) -> None:
+def start_hand(table_id: int, hands_played: int | None = None, due: float | None = None) -> None:
     with_retries(hand_start_if_ready)(table_id=table_id, hands_played=hands_played)
 
 

@@ -1,6 +1,12 @@
 """Phase and start timers through Celery. The database row is the truth: a timer task carries
 the phase sequence number (or the table's hand count) and does nothing if the hand moved on;
-the sweeper (Celery beat) catches phases whose task was lost.
+the watchdog (``games.services.sweeper``, on Celery beat) catches phases whose task was lost.
+
+A phase is armed once: the store sets a timer only when a hand's phase or deadline changes
+(``games.services.store.hand_state_store``), so actions within a phase publish no task. Each
+task carries the deadline it was set for, which names it with (hand, phase_seq): a task whose
+deadline is no longer the hand's does nothing, and only the one for the current deadline
+re-arms itself when it fires early (clock skew between machines).
 
 Tasks are sent by their names (registered in ``games/tasks.py``), so this module imports no
 service: the store and the actions call it, never the other way round.
@@ -8,6 +14,7 @@ service: the store and the actions call it, never the other way round.
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 
 from django.conf import settings
@@ -23,16 +30,18 @@ def schedule_expire(hand_id: int, phase_seq: int, when: datetime) -> None:
     """End the phase ``phase_seq`` of the hand at ``when`` (unless it moved on by then)."""
     if not settings.GAMES_TIMERS:
         return
-    app.send_task(EXPIRE_PHASE, args=[hand_id, phase_seq], eta=when)
+    app.send_task(EXPIRE_PHASE, args=[hand_id, phase_seq, when.timestamp()], eta=when)
 
 
-def schedule_start(table_id: int, delay: float) -> None:
+def schedule_start(table_id: int, delay: float, hands_played: int | None = None) -> None:
     """Try to deal at this table in ``delay`` seconds.
 
-    The task carries how many hands were dealt when it was scheduled: if a hand is dealt
-    meanwhile, it is stale and does nothing (the showdown pause is never cut short).
+    The task carries how many hands were dealt when it was scheduled (read here unless the
+    caller knows): if a hand is dealt meanwhile, it is stale and does nothing (the showdown
+    pause is never cut short). It also carries when it is due, for the timer-lag metric.
     """
     if not settings.GAMES_TIMERS:
         return
-    played = Table.objects.filter(pk=table_id).values_list("hands_played", flat=True).first()
-    app.send_task(START_HAND, args=[table_id, played], countdown=delay)
+    if hands_played is None:
+        hands_played = Table.objects.filter(pk=table_id).values_list("hands_played", flat=True).first()
+    app.send_task(START_HAND, args=[table_id, hands_played, time.time() + delay], countdown=delay)

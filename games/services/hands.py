@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from config import metrics
 from games import timers
 from games.adapters import (
     carry_after_removal,
@@ -31,9 +32,10 @@ from games.adapters import (
 )
 from games.engine.deck import commitment, new_server_seed
 from games.engine.errors import EngineError
+from games.engine.protocol import Voidable
 from games.models import Hand, HandAction
 from games.services.errors import NoActiveHand, NotSeated, PlayError
-from games.services.settlement import hand_settle, seat_remove
+from games.services.settlement import hand_settle, hand_void_settle, seat_remove
 from games.services.store import (
     action_log,
     epoch_to_dt,
@@ -99,6 +101,7 @@ def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Ha
     if problems:
         _remove_short_seats(table, seats, problems)
         table_touch(table)
+        hand_start_after_commit(table.pk, 0)  # the players left may still be enough
         return None
     return _deal(table, seats, stacks, carry)
 
@@ -145,6 +148,7 @@ def _deal(table: Table, seats: list[Seat], stacks: list[int], carry: dict[str, A
         _sync_presence(hand, seats)
     table_touch(table)
     hand_timer_arm(hand)
+    transaction.on_commit(lambda: metrics.hand_dealt(level.game), robust=True)
     return hand
 
 
@@ -171,6 +175,7 @@ def hand_act(*, table_id: int, user: User, action: dict[str, Any], client_id: st
 
     Returns ``{"status": "applied" | "duplicate", "version": table version}``.
     """
+    clock = metrics.ActionClock(auto=False)
     table = table_lock(table_id)
     hand = hand_active_locked(table)
     if hand is None:
@@ -188,6 +193,7 @@ def hand_act(*, table_id: int, user: User, action: dict[str, Any], client_id: st
         raise PlayError(str(exc), code="illegal") from exc
     action_log(hand, seat=seat, user=user, action=action, client_id=client_id, auto=False)
     version = hand_advance(table, hand, state)
+    clock.applied(hand.game)
     return {"status": "applied", "version": version}
 
 
@@ -212,12 +218,15 @@ def hand_advance(table: Table, hand: Hand, state: dict[str, Any]) -> int:
 # --- timers ----------------------------------------------------------------------------------
 
 @transaction.atomic
-def hand_expire(*, hand_id: int, phase_seq: int) -> bool:
+def hand_expire(*, hand_id: int, phase_seq: int, deadline: float | None = None) -> bool:
     """The phase deadline passed: let the engine extend it or auto-play (idempotent).
 
     Does nothing if the hand moved on (another phase), is over, is not yet due, or the
-    platform itself was down (the sweeper extends such deadlines first).
+    platform itself was down (the sweeper extends such deadlines first). ``deadline`` is the
+    one the timer was set for: a timer that fired early re-arms only if that is still the
+    hand's deadline (a changed deadline armed its own timer).
     """
+    clock = metrics.ActionClock(auto=True)
     locked = hand_locked_with_table(hand_id)
     if locked is None:
         return False
@@ -228,13 +237,43 @@ def hand_expire(*, hand_id: int, phase_seq: int) -> bool:
     if hand.deadline is None or outage_suspected(now):
         return False  # after an outage the sweeper extends the deadline and re-arms the timer
     if hand.deadline > now:
-        hand_timer_arm(hand)  # fired early (clock skew between machines): re-arm
+        if deadline is None or abs(hand.deadline.timestamp() - deadline) < 0.001:
+            hand_timer_arm(hand)  # fired early (clock skew between machines): re-arm
         return False
     state, events = engine(hand.game).on_deadline(hand.state, now=now.timestamp())
-    for event in events:
-        if event.get("auto"):
-            action_log(hand, seat=event.get("seat"), user=None, action=event, client_id=None, auto=True)
+    autos = [event for event in events if event.get("auto")]
+    for event in autos:
+        action_log(hand, seat=event.get("seat"), user=None, action=event, client_id=None, auto=True)
     hand_advance(table, hand, state)
+    clock.applied(hand.game, count=len(autos))
+    return True
+
+
+@transaction.atomic
+def hand_void(*, hand_id: int, reason: str) -> bool:
+    """End a hand that cannot advance: voided with every stake returned, and the next deal
+    scheduled. An engine that voids its own hands (the trio: a voided game does not count in
+    its set) does it; if it cannot, or for any other game, the platform voids the hand."""
+    locked = hand_locked_with_table(hand_id)
+    if locked is None:
+        return False
+    table, hand = locked
+    if hand.status != Hand.Status.ACTIVE:
+        return False
+    game_engine = engine(hand.game)
+    if isinstance(game_engine, Voidable):
+        try:
+            with transaction.atomic():
+                state, _events = game_engine.void(hand.state)
+                hand_advance(table, hand, state)
+            return True
+        except Exception:
+            log.exception("the engine could not void hand %s; the platform voids it", hand_id)
+            hand.refresh_from_db()
+            table.refresh_from_db()
+    hand_void_settle(table=table, hand=hand, reason=reason)
+    hand_start_after_commit(table.pk, settings.GAMES_NEXT_HAND_DELAY)
+    table_touch(table)
     return True
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from config import metrics
 from games.adapters import engine, house_lines, set_running
 from games.broadcast import notify_user
 from games.models import Hand
@@ -50,6 +51,27 @@ def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
     hand_record_write(hand=hand, house_lines=lines)
     table.carry = {"engine": engine(hand.game).carry_over(hand.state), "players": [p["user"] for p in hand.players]}
     table.save(update_fields=["carry"])
+    _release_leavers(table)
+    hand_ended_after_commit(hand)
+
+
+def hand_ended_after_commit(hand: Hand) -> None:
+    """Count the hand as settled or voided once its transaction commits (a rolled-back
+    settlement counts nothing)."""
+    game, status = hand.game, str(hand.status)
+    transaction.on_commit(lambda: metrics.hand_ended(game, status), robust=True)
+
+
+def hand_void_settle(*, table: Table, hand: Hand, reason: str) -> None:
+    """End a hand the platform voids (table and hand rows locked): nothing has moved, since
+    coins move at settlement only, so every stake is where it was; no record is written (the
+    watchdog's repair row says why), the carry-over stays as it was, leavers are cashed out."""
+    hand.status = Hand.Status.VOIDED
+    hand.finished_at = timezone.now()
+    hand.deadline = None
+    hand.version += 1
+    hand.result = {"void": True, "reason": reason, "coins": [0] * len(hand.players)}
+    hand.save()
     _release_leavers(table)
 
 

@@ -82,10 +82,14 @@ def hand_state_set(hand: Hand, state: dict[str, Any]) -> None:
 
 
 def hand_state_store(hand: Hand, state: dict[str, Any]) -> None:
-    """Save a new engine state of a hand still in play and re-arm its phase timer after commit."""
+    """Save a new engine state of a hand still in play; when its phase or deadline changed,
+    arm the new phase's timer after commit (an action within a phase arms nothing: its timer
+    is already set, games/timers.py)."""
+    armed = (hand.phase_seq, hand.deadline)
     hand_state_set(hand, state)
     hand.save(update_fields=["state", "version", "phase_seq", "deadline"])
-    hand_timer_arm(hand)
+    if (hand.phase_seq, hand.deadline) != armed:
+        hand_timer_arm(hand)
 
 
 def hand_timer_arm(hand: Hand) -> None:

@@ -1,13 +1,17 @@
-"""The sweeper (Celery beat, every few seconds): finishes overdue phases whose timer task
-was lost, marks seats whose heartbeats stopped, deals at tables that are ready, and after a
-platform outage extends the deadlines that passed while we were down."""
+"""The sweeper (Celery beat, every GAMES_SWEEP_EVERY seconds): ticks the platform's clock (after
+an outage it extends the deadlines that passed while we were down), runs the liveness watchdog
+(``games.services.watchdog``: overdue phases, missed deals, stuck hands, lost broadcasts), marks
+seats whose heartbeats stopped, and forgets spent request ids."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import DateTimeField, ExpressionWrapper, F, Value
 from django.db.models.functions import Least
@@ -16,7 +20,8 @@ from django.utils import timezone
 from games.adapters import engine, void_on_outage
 from games.engine.protocol import Voidable
 from games.models import Clock, Hand
-from games.services.hands import hand_advance, hand_expire, hand_start_if_ready
+from games.services import watchdog
+from games.services.hands import hand_advance
 from games.services.presence import seat_disconnected
 from games.services.requests import client_requests_prune
 from games.services.store import SWEEPER_CLOCK, hand_locked_with_table
@@ -24,15 +29,42 @@ from tables.models import Seat, Table
 
 log = logging.getLogger(__name__)
 
+SWEEP_REPORT_KEY = "games:sweeper:last"
 
-def hands_sweep(now: datetime | None = None) -> dict[str, int]:
+
+def hands_sweep(now: datetime | None = None) -> dict[str, Any]:
+    """One sweep: the clock (and outage extensions), the watchdog's repairs, presence, and the
+    spent request ids. Returns what it did, also kept in the cache (SWEEP_REPORT_KEY) for
+    ``/healthz`` and for whoever investigates a table."""
     now = now or timezone.now()
-    report = {"extended": _tick(now)}
-    report["expired"] = _expire_overdue(now)
-    report["disconnected"] = _mark_absent(now)
-    report["dealt"] = _deal_ready(now)
-    report["ids_forgotten"] = client_requests_prune(now=now)
+    report: dict[str, Any] = {"extended": _tick(now)}
+    steps: dict[str, Callable[[], int]] = {
+        "expired": lambda: watchdog.watch_phases(now),
+        "voided": lambda: watchdog.watch_timeless(now),
+        "dealt": lambda: watchdog.watch_deals(now),
+        "rebroadcast": watchdog.watch_broadcasts,
+        "disconnected": lambda: _mark_absent(now),
+        "ids_forgotten": lambda: client_requests_prune(now=now),
+    }
+    for name, step in steps.items():
+        try:  # each step on its own: a cache or channel layer away stops only the steps needing it
+            report[name] = step()
+        except Exception:
+            log.exception("sweep step %s failed", name)
+            report[name] = 0
+    try:
+        cache.set(SWEEP_REPORT_KEY, {**report, "at": now.timestamp()}, timeout=None)
+    except Exception as exc:  # noqa: BLE001 - the report is informational
+        log.warning("could not keep the sweep's report: %s", exc)
+    if any(report[k] for k in ("expired", "voided", "dealt", "rebroadcast", "extended")):
+        log.info("sweep: %s", report)
     return report
+
+
+def sweep_last() -> dict[str, Any] | None:
+    """The last sweep's report, with ``at`` (epoch seconds), if any ran."""
+    report = cache.get(SWEEP_REPORT_KEY)
+    return report if isinstance(report, dict) else None
 
 
 @transaction.atomic
@@ -86,18 +118,6 @@ def _void(table: Table, hand: Hand) -> int:
     return 1
 
 
-def _expire_overdue(now: datetime) -> int:
-    grace = timedelta(seconds=settings.GAMES_SWEEP_GRACE)
-    due = Hand.objects.filter(status=Hand.Status.ACTIVE, deadline__lte=now - grace).values_list("pk", "phase_seq")
-    done = 0
-    for hand_id, seq in list(due):
-        try:
-            done += int(hand_expire(hand_id=hand_id, phase_seq=seq))
-        except Exception:
-            log.exception("sweeper could not expire hand %s", hand_id)
-    return done
-
-
 def _mark_absent(now: datetime) -> int:
     stale = now - timedelta(seconds=settings.GAMES_PRESENCE_TIMEOUT)
     seats = Seat.objects.filter(disconnected=False, last_seen__lt=stale).values_list("table_id", "user_id")
@@ -105,24 +125,3 @@ def _mark_absent(now: datetime) -> int:
     for table_id, user_id in list(seats):
         marked += int(seat_disconnected(table_id=table_id, user_id=user_id, before=stale))
     return marked
-
-
-def _deal_ready(now: datetime) -> int:
-    pause = now - timedelta(seconds=settings.GAMES_NEXT_HAND_DELAY)
-    idle = (
-        Table.objects.filter(status=Table.Status.OPEN)
-        .exclude(hands__status=Hand.Status.ACTIVE)
-        .filter(seat_set__status=Seat.Status.PLAYING)
-        .distinct()
-        .values_list("pk", flat=True)
-    )
-    dealt = 0
-    for table_id in list(idle):
-        last = Hand.objects.filter(table_id=table_id).order_by("-number").values_list("finished_at", flat=True).first()
-        if last is not None and last > pause:
-            continue
-        try:
-            dealt += int(hand_start_if_ready(table_id=table_id) is not None)
-        except Exception:
-            log.exception("sweeper could not deal at table %s", table_id)
-    return dealt

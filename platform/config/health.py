@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -12,9 +13,12 @@ from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
+from django.utils import timezone
 
 from config.celery_app import app as celery_app
 from config.tasks import HEARTBEAT_KEY
+from games.services.sweeper import sweep_last
+from games.services.watchdog import repairs_since
 
 
 def check_database() -> str:
@@ -47,6 +51,16 @@ def check_broker() -> str:
     return "ok"
 
 
+def liveness() -> dict[str, Any]:
+    """The watchdog's repairs in the last hour, by kind, and how long ago the sweeper ran
+    (informational: repairs mean timers or broadcasts failed, and the watchdog made up for it)."""
+    last = sweep_last()
+    return {
+        "repairs_last_hour": repairs_since(timezone.now() - timedelta(hours=1)),
+        "sweeper_seen_seconds_ago": round(time.time() - last["at"], 1) if last else None,
+    }
+
+
 def worker_seen() -> float | None:
     """Seconds since a worker last ran the heartbeat task (informational: never fails the check)."""
     beat = cache.get(HEARTBEAT_KEY)
@@ -64,5 +78,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
         except Exception as exc:  # noqa: BLE001 - a health check reports every failure
             report[name] = f"error: {type(exc).__name__}: {exc}"
     healthy = all(value == "ok" for value in report.values())
-    body = {"status": "ok" if healthy else "error", **report, "worker_seen_seconds_ago": worker_seen()}
+    body: dict[str, Any] = {"status": "ok" if healthy else "error", **report, "worker_seen_seconds_ago": worker_seen()}
+    try:
+        body.update(liveness())
+    except Exception as exc:  # noqa: BLE001 - informational, like the worker's heartbeat
+        body["liveness"] = f"error: {type(exc).__name__}: {exc}"
     return JsonResponse(body, status=200 if healthy else 503)

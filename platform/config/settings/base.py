@@ -158,6 +158,10 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fixup would close every connection, and a prefork child's whole pool, around
+# each task; a count no worker reaches turns that off, and config/celery_app.py hands each
+# task's connection back to the pool instead (a forked child still drops its parent's).
+CELERY_DB_REUSE_MAX = 2**62
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 # The visibility timeout must exceed the longest countdown, or Redis redelivers an unacked
@@ -274,13 +278,25 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
 
+# --- Metrics (README.md "Metrics") -----------------------------------------------------------
+# /metrics answers these client addresses or networks (as config.client_ip sees them), staff
+# users, and requests with "Authorization: Bearer <METRICS_TOKEN>" when a token is set. Several
+# processes share their metrics through PROMETHEUS_MULTIPROC_DIR, read from the environment by
+# prometheus_client itself (config.metrics).
+METRICS_ALLOWED_IPS = env.list("METRICS_ALLOWED_IPS", default=["127.0.0.1", "::1"])
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+# A scrape of a server's own HTTP port is not redirected to HTTPS (config.settings.production).
+SECURE_REDIRECT_EXEMPT = [r"^metrics$"]
+
 # --- Live play ------------------------------------------------------------------------------
 GAMES_TIMERS = env.bool("GAMES_TIMERS", default=True)  # schedule Celery timer tasks
 GAMES_START_DELAY = env.float("GAMES_START_DELAY", default=3.0)  # seconds before a first deal
 GAMES_NEXT_HAND_DELAY = env.float("GAMES_NEXT_HAND_DELAY", default=12.0)  # showdown pause
 GAMES_PRESENCE_TIMEOUT = env.int("GAMES_PRESENCE_TIMEOUT", default=20)  # heartbeats every 5 s
 GAMES_OUTAGE_AFTER = env.int("GAMES_OUTAGE_AFTER", default=20)  # sweeper silent this long = outage
-GAMES_SWEEP_GRACE = env.float("GAMES_SWEEP_GRACE", default=1.0)
+# The watchdog acts on a phase, deal or broadcast this late (games/services/watchdog.py).
+GAMES_SWEEP_GRACE = env.float("GAMES_SWEEP_GRACE", default=2.0)
+GAMES_WATCHDOG_VOID_AFTER = env.int("GAMES_WATCHDOG_VOID_AFTER", default=3)  # failed sweeps, then void
 GAMES_SWEEP_EVERY = env.float("GAMES_SWEEP_EVERY", default=3.0)
 GAMES_WS_RATE = env.float("GAMES_WS_RATE", default=10.0)  # messages per second per connection
 GAMES_WS_BURST = env.int("GAMES_WS_BURST", default=20)
