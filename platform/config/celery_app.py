@@ -1,10 +1,31 @@
-"""The Celery app. Tasks are thin: one call into a service."""
+"""The Celery app. Tasks are thin: one call into a service.
+
+Database connections in a worker follow the pool, as they do in a web request. Celery's Django
+fixup closes every connection before and after each task and, in a prefork child, closes the
+whole psycopg pool with them, so each task opened a new pool and its connections (about three
+PostgreSQL sessions a task). ``CELERY_DB_REUSE_MAX`` (settings) switches that per-task closing
+off, and the handlers below do what Django does around a request instead:
+
+1. Before and after a task, ``close_old_connections``: with ``CONN_MAX_AGE = 0`` the task's
+   connection goes back to the pool (the pool rolls back anything left open and discards a
+   broken connection); one that failed in the task is checked first and closed if unusable.
+2. The pool keeps its connections from task to task and checks each one as it leaves
+   (``CONN_HEALTH_CHECKS``), so one that died with a PostgreSQL restart is replaced, not used.
+3. A forked child never uses its parent's connections: the fixup's ``worker_process_init``
+   still drops what the child inherited, pool included, whatever ``CELERY_DB_REUSE_MAX`` says;
+   the child then opens a pool of its own at its first task.
+4. A child that shuts down closes its pool, so its sessions end cleanly.
+
+Eager tasks (``task.apply``) run inside their caller's transaction and are left alone.
+"""
 
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
-from celery import Celery
+from celery import Celery, Task, signals
+from django.db import close_old_connections, connections
 
 # `celery -A config` runs from platform/: the project root (games, wallet) must be importable too.
 _ROOT = str(Path(__file__).resolve().parents[2])
@@ -16,3 +37,24 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+def _eager(task: Task | None) -> bool:
+    return bool(task is not None and getattr(task.request, "is_eager", False))
+
+
+@signals.task_prerun.connect
+@signals.task_postrun.connect
+def connections_tidy(sender: Task | None = None, **kwargs: Any) -> None:
+    """Hand a task's connection back to the pool, or close it if it broke (module docstring)."""
+    if not _eager(sender):
+        close_old_connections()
+
+
+@signals.worker_process_shutdown.connect
+def connection_pools_close(**kwargs: Any) -> None:
+    """End a prefork child's pooled sessions as the child exits, not by a dropped socket."""
+    for conn in connections.all(initialized_only=True):
+        close_pool = getattr(conn, "close_pool", None)
+        if close_pool is not None:
+            close_pool()
