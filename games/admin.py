@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config.admin import ReadOnlyAdminMixin
 from games.adapters import engine
-from games.models import Hand, HandAction
+from games.models import Hand, HandAction, Repair
 
 HIDDEN = _("hidden until the hand ends")
 
@@ -67,3 +67,13 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[Hand]):
     def shown_state(self, obj: Hand) -> SafeString:
         """The complete state once the hand is over; while it is in play the spectators' view."""
         return _json(engine(obj.game).view(obj.state, None) if hand_in_play(obj) else obj.state)
+
+
+@admin.register(Repair)
+class RepairAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[Repair]):
+    """What the liveness watchdog put right, newest first (games/services/watchdog.py)."""
+
+    list_display = ("at", "kind", "table", "hand", "cause")
+    list_filter = ("kind", "at")
+    list_select_related = ("table", "hand")
+    date_hierarchy = "at"

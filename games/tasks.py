@@ -7,6 +7,9 @@ ready. Celery guarantees that: a worker (a separate process, or the embedded one
 task modules; no project module imports this one.
 """
 
+import time
+
+from config import metrics
 from config.celery_app import app
 from games.services.hands import hand_expire, hand_start_if_ready
 from games.services.retry import with_retries
@@ -16,11 +19,15 @@ from games.timers import EXPIRE_PHASE, START_HAND
 
 @app.task(name=EXPIRE_PHASE, ignore_result=True)
 def expire_phase(hand_id: int, phase_seq: int, deadline: float | None = None) -> None:
+    if deadline is not None:
+        metrics.timer_fired("expire", time.time() - deadline)
     with_retries(hand_expire)(hand_id=hand_id, phase_seq=phase_seq, deadline=deadline)
 
 
 @app.task(name=START_HAND, ignore_result=True)
 def start_hand(table_id: int, hands_played: int | None = None, due: float | None = None) -> None:
+    if due is not None:
+        metrics.timer_fired("start", time.time() - due)
     with_retries(hand_start_if_ready)(table_id=table_id, hands_played=hands_played)
 
 

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Count, Max, OuterRef, Q, Subquery
 
+from config import metrics
 from games.adapters import engine, player_limits
 from games.broadcast import broadcast_table
 from games.models import Hand, Repair
@@ -40,6 +41,7 @@ BEHIND_KEY = "games:watchdog:behind"
 def repair_note(kind: str, cause: str, *, table_id: int | None, hand_id: int | None = None) -> None:
     """Log, count and keep one repair."""
     Repair.objects.create(kind=kind, cause=cause[:300], table_id=table_id, hand_id=hand_id)
+    metrics.repair(kind)
     log.warning("watchdog repaired %s at table %s (hand %s): %s", kind, table_id, hand_id, cause)
 
 
