@@ -18,6 +18,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from config import metrics
 from config.websocket import LocalizedWebsocketConsumer
 from games import broadcast
 from games.frames import frame_for, is_seated
@@ -56,6 +57,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
     seated: bool
     slot: bool = False  # this connection holds one of the user's connection slots
     slot_refreshed: float = 0.0
+    counted: bool = False  # this connection was accepted and counts as open
 
     async def connect(self) -> None:
         broadcast.register_loop(asyncio.get_running_loop())
@@ -67,6 +69,8 @@ class TableConsumer(LocalizedWebsocketConsumer):
             await self.close(code=CLOSE_NO_TABLE)
             return
         await self.accept()
+        self.counted = True
+        metrics.socket_opened("table")
         if self._authenticated and not await self._claim_slot():
             await self._too_many_connections()
             return
@@ -77,6 +81,9 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await self._send_snapshot()
 
     async def disconnect(self, code: int) -> None:
+        if self.counted:
+            self.counted = False
+            metrics.socket_closed("table")
         if not hasattr(self, "table_id"):
             return
         if self.slot:

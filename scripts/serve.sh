@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Serve HTTP and WebSockets. Embedded default: one process with an in-process Celery worker.
-# With REDIS_URL set: also start a Celery worker (with beat) as its own process.
+# With REDIS_URL set: also start a Celery worker (with beat) as its own process, the two sharing
+# their metrics through PROMETHEUS_MULTIPROC_DIR (var/metrics unless set).
 set -euo pipefail
 host="$1"; port="$2"
 cd "$(dirname "$0")/.."
@@ -8,6 +9,11 @@ pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT INT TERM
 if [ -n "${REDIS_URL:-}" ]; then
+  # Several processes share their metrics through files there (README.md "Metrics"); the
+  # fleet starts here, so the files of an earlier one go.
+  export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-$PWD/var/metrics}"
+  mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+  find "$PROMETHEUS_MULTIPROC_DIR" -maxdepth 1 -name '*.db' -delete
   (cd platform && exec ../.venv/bin/celery -A config worker --beat --loglevel WARNING) &
   pids+=("$!")
 fi

@@ -110,7 +110,10 @@ class Infra:
         self.env = {
             **os.environ, "GAMES_START_DELAY": "1", "GAMES_NEXT_HAND_DELAY": "1", "LOG_LEVEL": "WARNING",
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "PYTHONUNBUFFERED": "1",
+            # The servers and the worker share their metrics there, fresh for each run (run_dir is new).
+            "PROMETHEUS_MULTIPROC_DIR": str(self.run_dir / "metrics"),
         }
+        (self.run_dir / "metrics").mkdir(exist_ok=True)
         self.env.pop("DATABASE_POOL", None)  # the platform's processes pool their connections
         self.urls = [f"ws://127.0.0.1:{p}" for p in self.ports]
         for i, port in enumerate(self.ports):

@@ -73,6 +73,7 @@ def hand_void_settle(*, table: Table, hand: Hand, reason: str) -> None:
     hand.result = {"void": True, "reason": reason, "coins": [0] * len(hand.players)}
     hand.save()
     _release_leavers(table)
+    hand_ended_after_commit(hand)
 
 
 def _deltas(hand: Hand, result: dict[str, Any]) -> dict[int, int]:

@@ -6,9 +6,11 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from accounts.views import HomeView, set_language
 from config.health import healthz
+from config.metrics_view import MetricsView
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("metrics", MetricsView.as_view(), name="metrics"),
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start-up script as a file: the CSP allows no inline script.

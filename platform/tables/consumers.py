@@ -12,6 +12,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.utils.translation import gettext as _
 
+from config import metrics
 from config.websocket import LocalizedWebsocketConsumer
 
 #: The channel-layer group every lobby socket listens on.
@@ -27,13 +28,20 @@ def _tables() -> list[dict[str, Any]]:
 
 
 class LobbyConsumer(LocalizedWebsocketConsumer):
+    counted: bool = False  # this connection was accepted and counts as open
+
     async def connect(self) -> None:
         await self.accept()
+        self.counted = True
+        metrics.socket_opened("lobby")
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         tables = await database_sync_to_async(_tables)()
         await self.send(text_data=json.dumps({"type": "lobby", "tables": tables}))
 
     async def disconnect(self, code: int) -> None:
+        if self.counted:
+            self.counted = False
+            metrics.socket_closed("lobby")
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
