@@ -54,7 +54,7 @@ class TokenBucket:
 class TableConsumer(LocalizedWebsocketConsumer):
     table_id: int
     user: Any
-    seated: bool
+    seated: bool = False  # set by each snapshot and private frame; a group event may come first
     slot: bool = False  # this connection holds one of the user's connection slots
     slot_refreshed: float = 0.0
     counted: bool = False  # this connection was accepted and counts as open
