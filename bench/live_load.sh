@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Live-play load test in the distributed mode: PostgreSQL + Redis, two ASGI server processes,
 # one Celery worker with beat, and `manage.py bots` playing over the real WebSocket protocol
-# (bots at a table alternate between the two servers). Ends with `ledger_check`.
+# (bots at a table alternate between the two servers). Prints the PostgreSQL connections the run
+# opened (pg_stat_database.sessions, from before the servers start to after they stop) per 100
+# ended hands, then ends with `ledger_check`.
 #
 #   bash bench/live_load.sh [TABLES] [HANDS] [GAME] [MODE]
 set -euo pipefail
@@ -18,6 +20,12 @@ psql -h 127.0.0.1 -U postgres -d postgres -qtAc "SELECT 1 FROM pg_database WHERE
   || psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $db"
 redis-cli -u "$REDIS_URL" flushdb >/dev/null
 .venv/bin/python manage.py migrate -v0
+dbname=${DATABASE_URL##*/}; dbname=${dbname%%\?*}
+# Read from the postgres database, so the reading itself is not a session of the run's database.
+pg() { psql "${DATABASE_URL%/*}/postgres" -qtAc "$1"; }
+sessions() { pg "SELECT sessions FROM pg_stat_database WHERE datname = '$dbname'"; }
+ended() { psql "$DATABASE_URL" -qtAc "SELECT count(*) FROM games_hand WHERE status <> 'active'"; }
+hands_before=$(ended); sleep 1; sessions_before=$(sessions)
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
@@ -35,5 +43,12 @@ done
 args=(--tables "$tables" --hands "$hands" --game "$game" --url ws://127.0.0.1:8021 --url ws://127.0.0.1:8022
       --origin http://127.0.0.1:8021)
 [ -n "$mode" ] && args+=(--mode "$mode")
-.venv/bin/python manage.py bots "${args[@]}"
+status=0
+.venv/bin/python manage.py bots "${args[@]}" || status=$?
+# Stop the servers and the worker first: a backend reports its session by the time it has ended.
+cleanup; pids=(); sleep 2
+opened=$(( $(sessions) - sessions_before )); hands_run=$(( $(ended) - hands_before ))
+per100=$(awk -v n="$opened" -v h="$hands_run" 'BEGIN { if (h) printf "%.1f", 100 * n / h; else printf "-" }')
+echo "PostgreSQL connections opened: $opened ($per100 per 100 hands; $hands_run hands ended)"
 .venv/bin/python manage.py ledger_check
+exit "$status"
