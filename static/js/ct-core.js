@@ -1,5 +1,6 @@
 /* Shared helpers of the lobby and table pages: translated strings, money, cards, and a
- * WebSocket that reconnects with backoff and keeps a heartbeat (docs/PROTOCOL.md). */
+ * WebSocket that reconnects with backoff, keeps a heartbeat and asks for a snapshot when the
+ * table has gone quiet (docs/PROTOCOL.md "Client obligations"). */
 (function (root) {
   "use strict";
 
@@ -60,9 +61,15 @@
 
   var REFUSED = { 4404: true, 4429: true };
 
+  /* When a live connection asks for a snapshot (`sync`, docs/PROTOCOL.md "Client obligations"):
+   * pongs prove the socket is alive, not that every broadcast arrived. `overdue`: the hand's
+   * deadline passed this long ago with no newer state; `silent`: no state at all this long
+   * while seated; `every`: at most one sync this often. Milliseconds. */
+  var RESYNC = { overdue: 3000, silent: 30000, every: 10000 };
+
   /* One WebSocket with automatic reconnect (exponential backoff with jitter, capped at 15 s),
-   * a ping every 5 s, a watchdog that reconnects when nothing arrives for 15 s, and
-   * request/response matching by id. */
+   * a ping every 5 s, a watchdog that reconnects when nothing arrives for 15 s, a `sync` when
+   * the state frames stop (RESYNC), and request/response matching by id. */
   function Socket(path, handlers) {
     this.path = path;
     this.handlers = handlers;
@@ -72,6 +79,10 @@
     this.retryAt = null;
     this.clockOffset = 0; // server time - local time, ms
     this.lastHeard = 0;
+    this.lastState = 0; // when the last state frame came (0: none on this connection yet)
+    this.stateDeadline = null; // its hand's deadline (epoch seconds), while the hand is in play
+    this.stateSeated = false;
+    this.lastSync = 0;
     var self = this;
     root.addEventListener("online", function () { self.reconnectNow(); });
     document.addEventListener("visibilitychange", function () {
@@ -100,6 +111,7 @@
     ws.onopen = function () {
       self.attempts = 0;
       self.lastHeard = Date.now();
+      self.lastState = 0; // the server sends a snapshot on connect
       self.setStatus("online");
       self.startHeartbeat();
     };
@@ -149,9 +161,34 @@
       }
       self.ping();
     }, 5000);
+    this.stateWatch = setInterval(function () { self.resyncIfQuiet(); }, 1000);
   };
 
-  Socket.prototype.stopHeartbeat = function () { clearInterval(this.heartbeat); };
+  Socket.prototype.stopHeartbeat = function () {
+    clearInterval(this.heartbeat);
+    clearInterval(this.stateWatch);
+  };
+
+  Socket.prototype.noteState = function (frame) {
+    var hand = frame.hand;
+    this.lastState = Date.now();
+    this.stateDeadline = hand && hand.status === "active" && hand.view ? hand.view.deadline || null : null;
+    this.stateSeated = frame.you !== null && frame.you !== undefined;
+  };
+
+  /* A broadcast may be lost while the connection stays up: ask for the snapshot when the hand
+   * should have moved on by now, or when a seated player has heard no state for long. */
+  Socket.prototype.resyncDue = function (now) {
+    if (!this.lastState || now - this.lastSync < RESYNC.every) return false;
+    var overdue = this.stateDeadline !== null && now + this.clockOffset > this.stateDeadline * 1000 + RESYNC.overdue;
+    var silent = this.stateSeated && now - this.lastState > RESYNC.silent;
+    return overdue || silent;
+  };
+
+  Socket.prototype.resyncIfQuiet = function () {
+    var now = Date.now();
+    if (this.resyncDue(now) && this.send({ type: "sync" })) this.lastSync = now;
+  };
 
   Socket.prototype.ping = function () {
     this.pingSent = Date.now();
@@ -192,6 +229,7 @@
   };
 
   Socket.prototype.dispatch = function (message) {
+    if (message.type === "state") this.noteState(message);
     if (message.type === "pong" && typeof message.t === "number" && this.pingSent) {
       var now = Date.now();
       this.clockOffset = message.t * 1000 - (this.pingSent + now) / 2;
@@ -221,6 +259,8 @@
     }
     return target;
   }
+
+  Socket.RESYNC = RESYNC;
 
   root.CT = {
     readJson: readJson, t: t, money: money, signed: signed, parseCoins: parseCoins,
