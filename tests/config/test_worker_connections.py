@@ -26,6 +26,8 @@ POOL_MIN = 2  # the default DATABASE_POOL_MIN
 #: A child's pool opens POOL_MIN connections and, as its first task asks before they are up,
 #: one more (psycopg's pool grows for a waiting request).
 OPENED_PER_CHILD = POOL_MIN + 1
+#: The worker's sessions name themselves, so a test can end them and none of its own.
+WORKER_APP = "ct-test-worker"
 TASK = "games.sweep"  # reads and writes the database: the sweeper's clock, hands, seats, ids
 
 
@@ -53,7 +55,8 @@ def _settled_sessions(datname: str) -> int:
 def _database_url() -> str:
     s = connection.settings_dict
     password = f":{s['PASSWORD']}" if s.get("PASSWORD") else ""
-    return f"postgres://{s['USER']}{password}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    return (f"postgres://{s['USER']}{password}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+            f"?application_name={WORKER_APP}")
 
 
 def _worker_env(redis_url: str) -> dict[str, str]:
@@ -143,8 +146,8 @@ def test_a_pooled_connection_the_server_ended_is_replaced_not_used(worker: Worke
     assert worker.run(20) == 20, worker.tail()
     with connection.cursor() as cursor:  # what a PostgreSQL restart does to the pools' connections
         cursor.execute(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-            [datname],
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = %s AND application_name = %s",
+            [datname, WORKER_APP],
         )
         assert cursor.fetchone()[0] >= CONCURRENCY
     before = _sessions(datname)
