@@ -3,7 +3,8 @@ run left in the database. Each returns the problems it found (empty: the check h
 
 - **settled once**: one settlement transaction per hand (by its reference and idempotency key),
   and it is the one the settled hand points to;
-- **one record**: every settled or voided hand has its hand record, and no hand in play has one;
+- **one record**: every settled or voided hand has its hand record (one the watchdog voided as
+  stuck has its repair row instead), and no hand in play has one;
 - **all ended**: no hand is left in play (after the final quiet period, in which the sweeper runs);
 - **voided returned stakes**: a voided hand moved no coins (no settlement transaction, every
   seat's coins 0);
@@ -16,7 +17,7 @@ from collections.abc import Callable
 
 from django.db.models import Count, Q
 
-from games.models import Hand
+from games.models import Hand, Repair
 from history.models import HandRecord
 from tables.models import Seat
 from wallet.models import Account, AccountKind, LedgerTransaction, TransactionKind
@@ -38,7 +39,9 @@ def settled_once() -> list[str]:
 
 def one_record() -> list[str]:
     ended = Hand.objects.filter(status__in=[Hand.Status.SETTLED, Hand.Status.VOIDED])
-    missing = list(ended.filter(record__isnull=True).values_list("pk", flat=True))
+    # a hand the watchdog voided because it could not advance has its repair row instead
+    stuck = Repair.objects.filter(kind=Repair.Kind.STUCK_HAND).values("hand_id")
+    missing = list(ended.filter(record__isnull=True).exclude(pk__in=stuck).values_list("pk", flat=True))
     early = list(HandRecord.objects.filter(hand__status=Hand.Status.ACTIVE).values_list("hand_id", flat=True))
     return [f"hand {h}: ended without a record" for h in missing] + [f"hand {h}: in play with a record" for h in early]
 
@@ -77,6 +80,12 @@ CHECKS: dict[str, Callable[[], list[str]]] = {
     "voided hands returned stakes": voided_returned_stakes,
     "every leaver cashed out": cashed_out,
 }
+
+
+def repairs_line() -> str:
+    """The liveness watchdog's repairs in the run, by kind (docs/ARCHITECTURE.md "Liveness")."""
+    counts = dict(Repair.objects.values_list("kind").annotate(n=Count("id")))
+    return "watchdog repairs: " + (", ".join(f"{k} {n}" for k, n in sorted(counts.items())) or "none")
 
 
 def checks_run() -> dict[str, list[str]]:

@@ -99,6 +99,7 @@ class Command(BaseCommand):
           f"actions re-sent {stats.resent} (already applied {stats.duplicates}); "
           f"error frames seen: {codes_line(stats)}; client failures {len(stats.errors)}")
         w(per_bot_line(bots))
+        w(checks.repairs_line())
         for error in stats.errors[:20]:
             w(f"  failure: {error}")
         for line in samples_table(run.samples):
