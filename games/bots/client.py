@@ -20,7 +20,7 @@ import json
 import random
 import time
 import uuid
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,6 +132,12 @@ class Bot:
     last_sync: float = 0.0
     last_hand: tuple[int, int, str, str] | None = None  # (hand id, phase_seq, phase, status) last seen
     doubtful: list[tuple[float, tuple[int, int, str], str]] = field(default_factory=list)
+    think_max: float = 0.0  # seconds of thought before an action, at most (uniformly random)
+    jitter: float = 0.0  # seconds a received frame waits before it is read, at most (a slow client)
+    client_sync: bool = True  # ask for a snapshot after SYNC_AFTER without a state frame
+    seen_version: int = -1  # the newest table version of a state frame received
+    #: The last frames received: (monotonic time, type, version, hand phase), for a stall's dump.
+    frames: deque[tuple[float, str, int | None, str]] = field(default_factory=lambda: deque(maxlen=10))
 
     # --- connection ------------------------------------------------------------------------
 
@@ -206,6 +212,8 @@ class Bot:
                     await self._tick(ws)
                     continue
                 self.last_heard = time.monotonic()
+                if self.jitter:
+                    await asyncio.sleep(self.rng.uniform(0, self.jitter))
                 await self._handle(ws, json.loads(text))
                 await self._tick(ws)
         finally:
@@ -227,7 +235,7 @@ class Bot:
         if any(now - at < 0.1 for at, _key, _text in self.doubtful) and now - self.last_sync > 1:
             self.last_sync = now
             await ws.send(json.dumps({"type": "sync"}))  # what happened instead?
-        elif now - self.last_state > SYNC_AFTER and now - self.last_sync > SYNC_AFTER:
+        elif self.client_sync and now - self.last_state > SYNC_AFTER and now - self.last_sync > SYNC_AFTER:
             self.last_sync = now
             await ws.send(json.dumps({"type": "sync"}))
 
@@ -235,6 +243,7 @@ class Bot:
 
     async def _handle(self, ws: Any, message: dict[str, Any]) -> None:
         kind = message["type"]
+        self._remember(message)
         if kind == "error":
             self._refused(message)
         elif kind == "ack":
@@ -242,11 +251,29 @@ class Bot:
                 self.stats.duplicates += 1
             if message.get("for") == "leave" and message.get("left"):
                 self.done.set()
+        elif kind == "notice" and message.get("event") == "removed":
+            self._removed(str(message.get("reason", "")))
         elif kind == "state":
             self.last_state = time.monotonic()
             self.stats.state_at.append(self.last_state)
             self._measure(message["version"])
             await self._play(ws, message)
+
+    def _removed(self, reason: str) -> None:
+        """The table took the seat away (too little table money for the next hand): sit down
+        again, with a new buy-in, at the snapshot that follows. Otherwise the bot would watch
+        the table for good, and a table left with too few players would never deal again.
+        Not when the bot asked to leave, nor at a closed table."""
+        if reason not in ("left", "table_closed"):
+            self.join_sent = False
+
+    def _remember(self, message: dict[str, Any]) -> None:
+        version = message.get("version") if message["type"] == "state" else None
+        hand = message.get("hand") or {}
+        phase = f"{hand.get('status', '')} {(hand.get('view') or {}).get('phase', '')}".strip() if hand else ""
+        if message["type"] == "state":
+            self.seen_version = max(self.seen_version, int(message["version"]))
+        self.frames.append((time.monotonic(), message.get("code") or message["type"], version, phase))
 
     def _refused(self, message: dict[str, Any]) -> None:
         """Every error frame is counted by code; only one the bot does not get past is a
@@ -329,6 +356,8 @@ class Bot:
         if key in self.acted:
             return
         self.acted.add(key)
+        if self.think_max:
+            await asyncio.sleep(self.rng.uniform(0, self.think_max))
         request_id = uuid.uuid4().hex
         item = Pending(action=action, key=key, version=frame["version"])
         self.pending[request_id] = item

@@ -1,0 +1,62 @@
+"""A bot the table unseats for want of table money sits down again (games/bots/client.py): left
+watching, it would never play again, and a table it leaves with too few players never deals."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from games.bots.client import Bot, BotStats
+
+
+class _Socket:
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+
+def _state(version: int, you: int | None) -> dict[str, Any]:
+    return {"type": "state", "version": version, "you": you, "hand": None}
+
+
+def _joins(reason: str) -> list[dict[str, Any]]:
+    bot = Bot(urls=["ws://x"], table_id=1, session="s", origin="", buy_in=500, hands_wanted=5, stats=BotStats())
+    ws = _Socket()
+
+    async def play() -> None:
+        await bot._handle(ws, _state(1, None))  # not seated: joins
+        await bot._handle(ws, _state(2, 0))  # seated
+        await bot._handle(ws, {"type": "notice", "event": "removed", "reason": reason})
+        await bot._handle(ws, _state(3, None))  # the snapshot after the notice
+
+    asyncio.run(play())
+    return [m for m in ws.sent if m["type"] == "join"]
+
+
+def test_a_bot_removed_below_the_table_minimum_joins_again_with_a_new_id() -> None:
+    joins = _joins("below_table_minimum")
+    assert len(joins) == 2
+    assert joins[0]["id"] != joins[1]["id"]
+
+
+def test_a_bot_that_left_or_whose_table_closed_does_not_join_again() -> None:
+    assert len(_joins("left")) == 1
+    assert len(_joins("table_closed")) == 1
+
+
+def test_the_last_frames_and_the_newest_version_are_kept() -> None:
+    bot = Bot(urls=["ws://x"], table_id=1, session="s", origin="", buy_in=500, hands_wanted=5, stats=BotStats())
+
+    async def play() -> None:
+        for version in range(1, 15):
+            await bot._handle(_Socket(), _state(version, 0))
+        await bot._handle(_Socket(), {"type": "pong", "t": 0})
+
+    asyncio.run(play())
+    assert bot.seen_version == 14
+    assert len(bot.frames) == 10
+    assert [f[2] for f in bot.frames][-2:] == [14, None]
+    assert bot.frames[-1][1] == "pong"
