@@ -123,6 +123,7 @@ class Bot:
     connected_to: str | None = None  # the server URL of the live connection, if any
     connection: int = 0  # serial number of the live connection
     pending: dict[str, Pending] = field(default_factory=dict)
+    unmeasured: list[Pending] = field(default_factory=list)  # acknowledged, no newer frame seen yet
     acted: set[tuple[int, int, str]] = field(default_factory=set)
     join_id: str | None = None
     join_sent: bool = False
@@ -194,6 +195,7 @@ class Bot:
         self.connected_to = url
         self.last_heard = self.last_state = time.monotonic()
         self.join_sent = self.leave_sent = False
+        self.unmeasured.clear()  # a snapshot after a reconnect is no answer to them
         for item in self.pending.values():  # the snapshot decides whether to send them again
             item.resend_at = None
         beat = asyncio.create_task(self._heartbeat(ws))
@@ -232,9 +234,11 @@ class Bot:
             if item.resend_at is not None and now >= item.resend_at:
                 await self._send_action(ws, request_id, item)
         self._judge(final=False)
-        if any(now - at < 0.1 for at, _key, _text in self.doubtful) and now - self.last_sync > 1:
+        if self.doubtful and now - self.last_sync > 1:
+            # what happened instead? Asked every second until judged: a snapshot may fail
+            # (the database restarting) or its frames go missing
             self.last_sync = now
-            await ws.send(json.dumps({"type": "sync"}))  # what happened instead?
+            await ws.send(json.dumps({"type": "sync"}))
         elif self.client_sync and now - self.last_state > SYNC_AFTER and now - self.last_sync > SYNC_AFTER:
             self.last_sync = now
             await ws.send(json.dumps({"type": "sync"}))
@@ -247,8 +251,11 @@ class Bot:
         if kind == "error":
             self._refused(message)
         elif kind == "ack":
-            if self.pending.pop(message.get("id") or "", None) is not None and message.get("status") == "duplicate":
+            acked = self.pending.pop(message.get("id") or "", None)
+            if acked is not None and message.get("status") == "duplicate":
                 self.stats.duplicates += 1
+            elif acked is not None and not acked.measured and not acked.resent:
+                self.unmeasured.append(acked)  # the ack may come before the frame: still timed
             if message.get("for") == "leave" and message.get("left"):
                 self.done.set()
         elif kind == "notice" and message.get("event") == "removed":
@@ -318,11 +325,14 @@ class Bot:
         self.doubtful = keep
 
     def _measure(self, version: int) -> None:
+        """Time each action sent (acknowledged or not) to the first state frame past the
+        version it acted on."""
         now = time.monotonic()
-        for item in self.pending.values():
+        for item in [*self.pending.values(), *self.unmeasured]:
             if version > item.version and not item.measured and not item.resent:
                 self.stats.latencies.append(now - item.sent_at)
                 item.measured = True
+        self.unmeasured = [item for item in self.unmeasured if not item.measured]
 
     async def _play(self, ws: Any, frame: dict[str, Any]) -> None:
         hand = frame.get("hand")
