@@ -383,6 +383,13 @@ def _dumped(stall: Stall, infra: Infra, bots: list[tuple[str, Bot]]) -> str:
         connection.close()
 
 
+def _hands_ended(table_ids: list[int]) -> int:
+    try:
+        return Hand.objects.filter(table_id__in=table_ids).exclude(status=Hand.Status.ACTIVE).count()
+    finally:
+        connection.close()
+
+
 def _repairs(table_ids: list[int]) -> dict[str, int]:
     try:
         found: dict[str, int] = {}
@@ -406,6 +413,8 @@ DELAYS = ((1.0, 1.0), (0.0, 0.0), (0.5, 2.0), (2.0, 0.5), (0.0, 1.5), (1.0, 3.0)
 
 @dataclass
 class Hunt:
+    """The runs of one hunt on one set of processes (started and stopped by the caller)."""
+
     infra: Infra
     options: Options
     out: Callable[[str], None]
@@ -430,19 +439,22 @@ class Hunt:
         self.infra.worker_start()
 
     async def run_one(self, n: int, rng: random.Random) -> RunResult:
+        """One run: fresh tables, bots under newly drawn conditions, and the monitor beside them;
+        over when every bot is done, or at the monitor's first stall (with its dump)."""
         o = self.options
         conditions = Conditions.draw(rng, o.think, o.jitter)
         pairs = game_modes(o.game)
         plan = await self.query(_tables_open, pairs, o.tables)
         table_ids = [t.table_id for t in plan]
         bots = bots_for(plan, self.infra.urls, "", o.hands)
-        named = []
+        named, seat_of = [], dict.fromkeys(table_ids, 0)
         for i, bot in enumerate(bots):
             bot.think_max, bot.jitter, bot.client_sync = conditions.think, conditions.jitter, o.client_sync
             bot.url_index = conditions.url_index(i, rng)
             if o.alone:
                 bot.stop = asyncio.Event()
-            named.append((f"bot {bot.table_id}/{i % len(plan[table_ids.index(bot.table_id)].sessions)}", bot))
+            named.append((f"bot {bot.table_id}/{seat_of[bot.table_id]}", bot))
+            seat_of[bot.table_id] += 1
         self.out(f"run {n}: tables {table_ids[0]}-{table_ids[-1]}, think 0-{conditions.think} s, jitter "
                  f"0-{conditions.jitter} s, servers {conditions.servers}, start/next delays "
                  f"{self.limits.start_delay}/{self.limits.next_hand_delay} s")
@@ -464,8 +476,7 @@ class Hunt:
         seconds = time.monotonic() - started
         failures = [f"{name}: {r!r}" for (name, _b), r in zip(named, results, strict=True) if isinstance(r, Exception)]
         failures += [e for _n, b in named for e in b.stats.errors]
-        hands = await self.query(lambda: Hand.objects.filter(table_id__in=table_ids).exclude(
-            status=Hand.Status.ACTIVE).count())
+        hands = await self.query(_hands_ended, table_ids)
         sessions_after = await self.query(self.sessions)
         sessions = None if sessions_before is None or sessions_after is None else sessions_after - sessions_before - 1
         repairs = await self.query(_repairs, table_ids)
