@@ -163,8 +163,8 @@ def watch_broadcasts() -> int:
     cache.set(BEHIND_KEY, behind, timeout=600)
     repaired = 0
     for table_id, version in behind.items():
-        if table_id not in before:
-            continue
+        if table_id not in before or sent[table_id] >= before[table_id]:
+            continue  # behind for the first time, or broadcasts since caught up with what was behind then
         broadcast_table(table_id)
         repair_note(Repair.Kind.MISSED_BROADCAST, f"version {version} was never broadcast (the last was "
                     f"{sent[table_id]})", table_id=table_id)
