@@ -82,10 +82,19 @@ CHECKS: dict[str, Callable[[], list[str]]] = {
 }
 
 
+def counts_text(counts: dict[str, int]) -> str:
+    """``kind n, kind n`` in the kinds' order, or ``none``."""
+    return ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items())) or "none"
+
+
+def repairs_by_kind(**where: object) -> dict[str, int]:
+    """The liveness watchdog's repairs by kind (docs/ARCHITECTURE.md "Liveness"), of the rows
+    ``where`` selects."""
+    return dict(Repair.objects.filter(**where).values_list("kind").annotate(n=Count("id")))
+
+
 def repairs_line() -> str:
-    """The liveness watchdog's repairs in the run, by kind (docs/ARCHITECTURE.md "Liveness")."""
-    counts = dict(Repair.objects.values_list("kind").annotate(n=Count("id")))
-    return "watchdog repairs: " + (", ".join(f"{k} {n}" for k, n in sorted(counts.items())) or "none")
+    return "watchdog repairs: " + counts_text(repairs_by_kind())
 
 
 def checks_run() -> dict[str, list[str]]:

@@ -17,7 +17,8 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from accounts.models import User
 from games.adapters import player_limits
-from games.bots.client import Bot, BotStats
+from games.bots.client import Bot
+from games.bots.stats import BotStats
 from games.engine.registry import GAMES, engine_for
 from tables.models import StakeLevel, Table
 from wallet import services as wallet

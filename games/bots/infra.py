@@ -21,6 +21,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -236,8 +237,24 @@ class Infra:
             time.sleep(0.2)
         raise RuntimeError(f"{what} did not come up within {timeout:.0f} s")
 
+    def describe(self) -> str:
+        """Where the run's logs and processes are, for its first line."""
+        return (f"logs in {self.run_dir}; PostgreSQL {self.version} cluster {self.cluster} on port {self.pg_port}, "
+                f"redis-server on port {self.redis_port}, servers on ports {', '.join(map(str, self.ports))}")
+
     def rng_server(self, rng: random.Random) -> int:
         return rng.randrange(len(self.servers))
+
+
+def exit_on_signals() -> None:
+    """SIGTERM and SIGHUP end a run through SystemExit, so its ``finally`` stops every process
+    it started."""
+
+    def terminate(signum: int, frame: FrameType | None) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGHUP, terminate)
 
 
 def _healthy(port: int) -> bool:

@@ -24,32 +24,28 @@ broadcast shows as a stall instead of being papered over by the client.
 from __future__ import annotations
 
 import asyncio
-import base64
-import json
 import random
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any, TypeVar
 
-from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
 from games.adapters import player_limits
+from games.bots.checks import counts_text, repairs_by_kind
 from games.bots.client import Bot
 from games.bots.fleet import TablePlan, bots_for, game_modes, tables_open
 from games.bots.infra import Infra
-from games.models import Clock, Hand, HandAction, Repair
+from games.bots.stall_dump import Stall, dump
+from games.models import Hand
 from tables.models import Seat, Table
 
 T = TypeVar("T")
 
-SWEEPER_CLOCK = "sweeper"
-SWEEPER_REPORT_KEY = "games:sweeper:last"
 RULES = ("deadline", "no deal", "missed frame", "left waiting", "timeout")
 
 
@@ -72,14 +68,6 @@ class BotSeen:
     quiet_for: float  # seconds since it last read a state frame
     connected: bool
     done: bool
-
-
-@dataclass(frozen=True)
-class Stall:
-    rule: str
-    table_id: int
-    text: str
-    bot: str = ""
 
 
 def bot_seen(bot: Bot, name: str, now: float) -> BotSeen:
@@ -154,175 +142,6 @@ def _no_deal(table: Table, ready_at: datetime, limits: Limits, now: datetime) ->
 
 # --- the dump ----------------------------------------------------------------------------------
 
-def dump(stall: Stall, infra: Infra, bots: list[tuple[str, Bot]]) -> str:
-    """Everything about the stalled table, as text: the table row, its hand, last actions and
-    seats, the timers in flight, the sweeper's last run, the channel layer's subscribers, the
-    bots' last frames and the logs' tails."""
-    lines = [f"STALL ({stall.rule}) at table {stall.table_id}: {stall.text}", ""]
-    bot_part = _section("bots", _bot_lines(bots, stall.table_id))  # first: the bots go on meanwhile
-    table = Table.objects.filter(pk=stall.table_id).select_related("stake_level").first()
-    if table is None:
-        return "\n".join(lines + ["no such table"])
-    lines += _section("table", [json.dumps({
-        "id": table.pk, "game": table.stake_level.game, "mode": table.stake_level.mode, "status": table.status,
-        "version": table.version, "hands_played": table.hands_played, "carry": table.carry}, default=str)])
-    hand = Hand.objects.filter(table=table).order_by("-number").first()
-    if hand is not None:
-        lines += _section("hand", [
-            f"id {hand.pk} #{hand.number} status {hand.status} version {hand.version} phase_seq {hand.phase_seq} "
-            f"deadline {hand.deadline} started {hand.started_at} finished {hand.finished_at}",
-            f"players {json.dumps(hand.players)}", f"state {json.dumps(hand.state, default=str)}"])
-        actions = HandAction.objects.filter(hand=hand).order_by("-seq")[:12]
-        lines += _section("last actions", [
-            f"{a.seq} at {a.at:%H:%M:%S.%f} seat {a.seat} user {a.user_id} auto {a.auto} version {a.version} "
-            f"{json.dumps(a.action)[:160]}" for a in reversed(list(actions))])
-    seats = list(Seat.objects.filter(table=table).order_by("index"))
-    lines += _section("seats", [f"{s.index} user {s.user_id} {s.status} joined {s.joined_at:%H:%M:%S.%f} last seen "
-                                f"{s.last_seen} disconnected {s.disconnected}" for s in seats])
-    lines += _section("watchdog repairs at the table", [
-        f"{r.at:%H:%M:%S.%f} {r.kind} hand {r.hand_id}: {r.cause}" for r in Repair.objects.filter(table=table)])
-    lines += _section("timers in flight", _timers(hand, table.pk))
-    lines += _section("sweeper", _sweeper())
-    users = sorted({s.user_id for s in seats} | {p["user"] for p in (hand.players if hand else [])}
-                   | set(_bot_users(bots, stall.table_id).values()))
-    lines += _section("channel layer", _subscribers(table.pk, users))
-    lines += bot_part
-    for proc in infra.processes():
-        lines += _section(f"{proc.name} log (tail)", _tail(proc.log, 40))
-    return "\n".join(lines)
-
-
-def _section(title: str, body: list[str]) -> list[str]:
-    return [f"--- {title}", *(body or ["(none)"]), ""]
-
-
-def _timers(hand: Hand | None, table_id: int) -> list[str]:
-    """The Celery tasks about this hand (or a start timer of this table) the worker holds, and
-    the broker's queues and unacknowledged messages."""
-    from config.celery_app import app
-
-    def about(args: list[Any], name: str) -> bool:
-        if not args:
-            return False
-        if name.endswith("start_hand"):
-            return bool(args[0] == table_id)
-        return hand is not None and args[0] == hand.pk
-
-    lines = []
-    try:
-        inspect = app.control.inspect(timeout=2)
-        now = time.time()
-        for kind in ("scheduled", "reserved", "active"):
-            replies = getattr(inspect, kind)() or {}
-            names: dict[str, int] = {}
-            overdue = 0
-            for worker, tasks in replies.items():
-                for task in tasks:
-                    request = task.get("request", task)
-                    args, name = list(request.get("args") or []), str(request.get("name", ""))
-                    names[name] = names.get(name, 0) + 1
-                    eta = task.get("eta") or request.get("eta")
-                    if eta and datetime.fromisoformat(eta).timestamp() < now:
-                        overdue += 1
-                    if kind == "active":  # what the pool is busy with, and for how long
-                        started = request.get("time_start")
-                        lines.append(f"active on {worker}: {name} {args} for "
-                                     f"{now - started if started else float('nan'):.1f} s")
-                    elif about(args, name):
-                        lines.append(f"{kind} on {worker}: {name} {args} eta {eta}")
-            lines.append(f"{kind}: {_kinds(names)}; past their eta {overdue}; {len(replies)} worker(s) replied")
-    except Exception as exc:  # noqa: BLE001 - a dump shows what it could not read
-        lines.append(f"inspect failed: {exc!r}")
-    lines += _broker(about)
-    return lines
-
-
-def _broker(about: Callable[[list[Any], str], bool]) -> list[str]:
-    import redis
-
-    lines = []
-    try:
-        client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=2)
-        for key in sorted(client.scan_iter(count=500)):
-            if client.type(key) == b"list":
-                lines.append(f"queue {key!r}: {client.llen(key)} message(s)")
-        unacked = client.hgetall("unacked")
-        lines.append(f"unacked: {len(unacked)} message(s)")
-        for tag, raw in unacked.items():
-            message = json.loads(raw)[0]
-            headers = message.get("headers", {})
-            body = json.loads(base64.b64decode(message["body"]))
-            args = body[0] if isinstance(body, list) else []
-            if about(list(args), str(headers.get("task", ""))):
-                lines.append(f"unacked {tag!r}: {headers.get('task')} {args} eta {headers.get('eta')}")
-    except Exception as exc:  # noqa: BLE001
-        lines.append(f"broker read failed: {exc!r}")
-    return lines
-
-
-def _sweeper() -> list[str]:
-    from django.core.cache import cache
-
-    tick = Clock.objects.filter(name=SWEEPER_CLOCK).values_list("last_tick", flat=True).first()
-    lines = [f"last tick {tick} ({(timezone.now() - tick).total_seconds():.1f} s ago)" if tick else "never ticked"]
-    try:
-        lines.append(f"last report {cache.get(SWEEPER_REPORT_KEY)!r}")
-    except Exception as exc:  # noqa: BLE001
-        lines.append(f"last report unreadable: {exc!r}")
-    return lines
-
-
-def _subscribers(table_id: int, users: list[int]) -> list[str]:
-    """``PUBSUB NUMSUB`` of the channel layer's Redis channels for the table's and its players'
-    groups (channels_redis's pub/sub layer names a group's channel ``<prefix>__group__<group>``),
-    so one subscription per server process that has a member of the group."""
-    import redis
-
-    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
-    prefix = config.get("prefix", "asgi")
-    names = [f"{prefix}__group__table.{table_id}", *(f"{prefix}__group__user.{u}" for u in users)]
-    try:
-        client = redis.Redis.from_url(config["hosts"][0], socket_timeout=2)
-        counts = client.pubsub_numsub(*names)
-    except Exception as exc:  # noqa: BLE001
-        return [f"PUBSUB NUMSUB failed: {exc!r}"]
-    return [f"{name.decode() if isinstance(name, bytes) else name}: {n} subscriber(s)" for name, n in counts]
-
-
-def _bot_users(bots: list[tuple[str, Bot]], table_id: int) -> dict[str, int]:
-    from django.contrib.auth import SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
-
-    found = {}
-    for name, bot in bots:
-        if bot.table_id == table_id:
-            user = SessionStore(session_key=bot.session).get(SESSION_KEY)
-            if user is not None:
-                found[name] = int(user)
-    return found
-
-
-def _bot_lines(bots: list[tuple[str, Bot]], table_id: int) -> list[str]:
-    users, now, lines = _bot_users(bots, table_id), time.monotonic(), []
-    for name, bot in bots:
-        if bot.table_id != table_id:
-            continue
-        lines.append(f"{name} user {users.get(name)} on {bot.connected_to} (connection {bot.connection}) done "
-                     f"{bot.done.is_set()} stop {bot.stop.is_set()} seen version {bot.seen_version} last state "
-                     f"{now - bot.last_state:.1f} s ago, last hand {bot.last_hand}, hands {len(bot.stats.hands)}, "
-                     f"pending {len(bot.pending)}, leave sent {bot.leave_sent}, join sent {bot.join_sent}, "
-                     f"failures {bot.stats.errors[-3:]}")
-        lines += [f"    {at - now:8.2f} s  {kind:<8} v{version}  {phase}" for at, kind, version, phase in bot.frames]
-    return lines
-
-
-def _tail(path: Path, n: int) -> list[str]:
-    try:
-        return path.read_text(errors="replace").splitlines()[-n:]
-    except OSError as exc:
-        return [f"unreadable: {exc}"]
-
-
 # --- the runs ----------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -392,10 +211,7 @@ def _hands_ended(table_ids: list[int]) -> int:
 
 def _repairs(table_ids: list[int]) -> dict[str, int]:
     try:
-        found: dict[str, int] = {}
-        for kind in Repair.objects.filter(table_id__in=table_ids).values_list("kind", flat=True):
-            found[kind] = found.get(kind, 0) + 1
-        return found
+        return repairs_by_kind(table_id__in=table_ids)
     finally:
         connection.close()
 
@@ -533,15 +349,11 @@ class Hunt:
             rate = 60 * result.hands / result.seconds
             self.out(f"run {n}: hands {result.hands} in {result.seconds:.1f} s ({rate:.0f}/min), stalls 0, "
                      f"client failures {len(result.failures)}, PostgreSQL sessions opened {result.sessions}, "
-                     f"watchdog repairs {_kinds(result.repairs)}"
+                     f"watchdog repairs {counts_text(result.repairs)}"
                      + "".join(f"\n    failure: {f}" for f in result.failures[:5]))
         self.out(totals_line(o.runs, int(hands), seconds, sessions, 0) + f", client failures {failures}, "
-                 f"watchdog repairs {_kinds(repairs)}")
+                 f"watchdog repairs {counts_text(repairs)}")
         return True
-
-
-def _kinds(counts: dict[str, int]) -> str:
-    return ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items())) or "none"
 
 
 def totals_line(runs: int, hands: int, seconds: float, sessions: int, stalls: int) -> str:

@@ -17,8 +17,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.bots.client import percentile
 from games.bots.fleet import bots_for, bots_run, codes_line, game_modes, per_bot_line, tables_open
+from games.bots.stats import percentile
 from games.engine.registry import GAMES
 
 

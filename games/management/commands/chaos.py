@@ -19,10 +19,8 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import signal
 import time
 from io import StringIO
-from types import FrameType
 from typing import Any
 
 from django.core.management import call_command
@@ -32,7 +30,7 @@ from django.db import connection
 from games.bots import checks
 from games.bots.chaos import KINDS, Run, errors_by_window, fault_table, hands_by_window, samples_table
 from games.bots.fleet import bots_for, bots_stats, codes_line, game_modes, per_bot_line, tables_open
-from games.bots.infra import Infra
+from games.bots.infra import Infra, exit_on_signals
 
 
 class Command(BaseCommand):
@@ -60,14 +58,8 @@ class Command(BaseCommand):
         ports = tuple(int(p) for p in o["ports"].split(","))
         infra = Infra(os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", ""), ports=ports)
 
-        def terminate(signum: int, frame: FrameType | None) -> None:
-            raise SystemExit(128 + signum)
-
-        signal.signal(signal.SIGTERM, terminate)
-        signal.signal(signal.SIGHUP, terminate)
-        self.stdout.write(f"seed {seed}; logs in {infra.run_dir}; PostgreSQL {infra.version} cluster "
-                          f"{infra.cluster} on port {infra.pg_port}, redis-server on port {infra.redis_port}, "
-                          f"servers on ports {', '.join(map(str, infra.ports))}")
+        exit_on_signals()
+        self.stdout.write(f"seed {seed}; {infra.describe()}")
         try:
             infra.start_all()
             ok = self._run(infra, kinds, seed, o)

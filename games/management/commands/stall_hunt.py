@@ -18,15 +18,13 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import signal
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection
 
-from games.bots.infra import Infra
+from games.bots.infra import Infra, exit_on_signals
 from games.bots.stall import Hunt, Options
 from games.engine.registry import GAMES
 
@@ -71,14 +69,8 @@ class Command(BaseCommand):
                           jitter=o["jitter"], run_timeout=o["run_timeout"], restart_every=o["restart_every"],
                           alone=o["alone"])
 
-        def terminate(signum: int, frame: FrameType | None) -> None:
-            raise SystemExit(128 + signum)
-
-        signal.signal(signal.SIGTERM, terminate)
-        signal.signal(signal.SIGHUP, terminate)
-        self.stdout.write(f"seed {seed}; logs in {infra.run_dir}; PostgreSQL {infra.version} cluster {infra.cluster} "
-                          f"on port {infra.pg_port}, redis-server on port {infra.redis_port}, servers on ports "
-                          f"{', '.join(map(str, infra.ports))}; client sync {'on' if options.client_sync else 'off'}")
+        exit_on_signals()
+        self.stdout.write(f"seed {seed}; {infra.describe()}; client sync {'on' if options.client_sync else 'off'}")
         hunt = Hunt(infra=infra, options=options, out=self._say)
         hunt.delays_set(o["start_delay"], o["next_hand_delay"])
         try:

@@ -7,7 +7,8 @@ import asyncio
 import json
 from typing import Any
 
-from games.bots.client import Bot, BotStats
+from games.bots.client import Bot
+from games.bots.stats import BotStats
 
 
 class _Socket:
