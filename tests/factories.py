@@ -40,3 +40,23 @@ def table_at(game: str, mode: str = "", *, unit: int | None = None, name: str = 
         level.rules = {**level.rules, **rules}
         level.save()
     return Table.objects.create(stake_level=level, name=name or f"{game} {mode}".strip())
+
+
+def hand_play_out(hand: Any, users: Any) -> Any:
+    """Every dealt-in seat plays the engine's own move through ``hand_act`` until the hand is
+    over (each action must be applied); returns the hand, refreshed."""
+    from games.adapters import engine
+    from games.models import Hand
+    from games.services.hands import hand_act
+
+    by_id = {u.pk: u for u in users}
+    eng = engine(hand.game)
+    for _ in range(40):
+        hand.refresh_from_db()
+        if hand.status != Hand.Status.ACTIVE:
+            return hand
+        seat = next(s for s in range(len(hand.players)) if eng.legal_actions(hand.state, s))
+        reply = hand_act(table_id=hand.table_id, user=by_id[hand.players[seat]["user"]],
+                         action=dict(eng.auto_action(hand.state, seat)))
+        assert reply["status"] == "applied", reply
+    raise AssertionError("the hand did not end")

@@ -24,7 +24,7 @@ from games.models import Hand, HandAction
 from games.services import seating
 from games.services.errors import PlayError
 from games.services.hands import hand_act, hand_expire, hand_start_if_ready
-from tests.factories import funded_user, table_at
+from tests.factories import funded_user, hand_play_out, table_at
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = Path(__file__).with_name("metrics_probe.py")
@@ -58,8 +58,8 @@ def delta(before: Samples, after: Samples, name: str, **labels: str) -> float:
 
 # --- a hand played through the services ------------------------------------------------------
 
-@pytest.fixture
-def dealt(db: Any) -> tuple[Hand, list[Any]]:
+def _two_dealt() -> tuple[Hand, list[Any]]:
+    """Two funded players at a 十三张 table, dealt a hand."""
     table = table_at("thirteen", name="metrics test")
     users = [funded_user(f"metrics{i}", 10_000_000) for i in range(2)]
     for i, user in enumerate(users):
@@ -69,32 +69,17 @@ def dealt(db: Any) -> tuple[Hand, list[Any]]:
     return hand, users
 
 
-def _play_out(hand: Hand, users: list[Any]) -> int:
-    """Every seat plays the engine's own move until the hand is over; returns the actions sent."""
-    from games.adapters import engine
-
-    eng, sent = engine(hand.game), 0
-    for _ in range(40):
-        hand.refresh_from_db()
-        if hand.status != Hand.Status.ACTIVE:
-            return sent
-        seat = next(s for s in range(len(hand.players)) if eng.legal_actions(hand.state, s))
-        user = next(u for u in users if u.pk == hand.players[seat]["user"])
-        assert hand_act(table_id=hand.table_id, user=user, action=eng.auto_action(hand.state, seat))["status"] == "applied"
-        sent += 1
-    raise AssertionError("the hand did not end")
+@pytest.fixture
+def dealt(db: Any) -> tuple[Hand, list[Any]]:
+    return _two_dealt()
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_hand_played_through_the_services_moves_dealt_actions_and_ended(client: Client) -> None:
     before = scrape(client)
-    table = table_at("thirteen", name="metrics test")
-    users = [funded_user(f"metrics{i}", 10_000_000) for i in range(2)]
-    for i, user in enumerate(users):
-        seating.seat_join(table_id=table.pk, user=user, buy_in=table.stake_level.min_buy_in * 3, request_id=f"m{i}")
-    hand = hand_start_if_ready(table_id=table.pk)
-    assert hand is not None
-    sent = _play_out(hand, users)
+    hand, users = _two_dealt()
+    hand_play_out(hand, users)
+    sent = HandAction.objects.filter(hand=hand, auto=False).count()
     after = scrape(client)
     assert delta(before, after, "ct_hands_dealt_total", game="thirteen") == 1
     assert delta(before, after, "ct_hands_ended_total", game="thirteen", status="settled") == 1

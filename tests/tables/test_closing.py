@@ -14,15 +14,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import User
-from games.adapters import engine
 from games.models import Clock, Hand
 from games.services.errors import PlayError
-from games.services.hands import hand_act, hand_start_if_ready
+from games.services.hands import hand_start_if_ready
 from games.services.seating import seat_join, seat_top_up, table_close
 from games.services.store import SWEEPER_CLOCK
 from games.services.sweeper import hands_sweep
 from tables.models import Seat, Table
-from tests.factories import funded_user, table_at
+from tests.factories import funded_user, hand_play_out, table_at
 from tests.games.live.conftest import _fresh_connection_pool  # noqa: F401 - a fresh pool per socket test
 from tests.games.live.helpers import WsPlayer, db
 from wallet.audit import ledger_audit
@@ -46,17 +45,6 @@ def _join(table: Table, buy_in: int | None = None) -> User:
     user = _player()
     seat_join(table_id=table.pk, user=user, buy_in=buy_in or table.stake_level.min_buy_in, request_id="join")
     return user
-
-
-def _play_out(hand: Hand, users: dict[int, User]) -> Hand:
-    """Every dealt-in seat submits the server's own move until the hand is over."""
-    while hand.status == Hand.Status.ACTIVE:
-        eng = engine(hand.game)
-        seat = next(s for s in range(len(hand.players)) if eng.legal_actions(hand.state, s))
-        user = users[hand.players[seat]["user"]]
-        hand_act(table_id=hand.table_id, user=user, action=dict(eng.auto_action(hand.state, seat)))
-        hand.refresh_from_db()
-    return hand
 
 
 def test_closing_cashes_out_every_idle_seat_at_once() -> None:
@@ -84,7 +72,7 @@ def test_a_hand_in_play_finishes_then_its_seats_are_cashed_out_and_nothing_is_de
     assert (closing.cashed_out, closing.amount, closing.in_hand) == (1, table.stake_level.min_buy_in, 2)
     assert wallet_balance(user=late) == START
     assert set(Seat.objects.filter(table=table).values_list("user_id", flat=True)) == {u.pk for u in dealt}
-    hand = _play_out(hand, {u.pk: u for u in dealt})
+    hand = hand_play_out(hand, dealt)
     assert hand.status == Hand.Status.SETTLED and hand.result is not None
     assert not Seat.objects.filter(table=table).exists()
     for user, coins in zip(dealt, hand.result["coins"], strict=True):
@@ -162,7 +150,7 @@ def test_closing_any_table_returns_every_coin_and_leaves_the_ledger_clean(
         assert closing.amount == sum(bought[u.pk] for u in seated_idle)
         coins: dict[int, Any] = {}
         if hand is not None:
-            hand = _play_out(hand, {u.pk: u for u in first})
+            hand = hand_play_out(hand, first)
             assert hand.result is not None
             coins = dict(zip([p["user"] for p in hand.players], hand.result["coins"], strict=True))
         assert not Seat.objects.filter(table=table).exists()

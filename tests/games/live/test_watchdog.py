@@ -22,12 +22,12 @@ from accounts.models import User
 from games.adapters import engine
 from games.broadcast import broadcast_table, table_group
 from games.models import Clock, Hand, Repair
-from games.services.hands import hand_act, hand_start_if_ready
+from games.services.hands import hand_start_if_ready
 from games.services.seating import seat_join
 from games.services.store import SWEEPER_CLOCK
 from games.services.sweeper import hands_sweep
 from tables.models import Table
-from tests.factories import funded_user, table_at
+from tests.factories import funded_user, hand_play_out, table_at
 from tests.games.live.conftest import _fresh_connection_pool  # noqa: F401 - a fresh pool per socket test
 from tests.games.live.helpers import db
 from wallet.audit import ledger_audit
@@ -68,17 +68,6 @@ def _repairs(kind: str) -> list[Repair]:
     return list(Repair.objects.filter(kind=kind))
 
 
-def _play_out(hand: Hand, users: list[User]) -> Hand:
-    by_id = {u.pk: u for u in users}
-    while hand.status == Hand.Status.ACTIVE:
-        eng = engine(hand.game)
-        seat = next(s for s in range(len(hand.players)) if eng.legal_actions(hand.state, s))
-        hand_act(table_id=hand.table_id, user=by_id[hand.players[seat]["user"]],
-                 action=dict(eng.auto_action(hand.state, seat)))
-        hand.refresh_from_db()
-    return hand
-
-
 @pytest.mark.django_db
 def test_a_phase_whose_timer_was_lost_is_ended_by_the_first_sweep_after_its_grace(settings: Any) -> None:
     table, users = _seated()
@@ -104,7 +93,7 @@ def test_a_phase_whose_timer_was_lost_is_ended_by_the_first_sweep_after_its_grac
 @pytest.mark.django_db
 def test_a_table_that_should_have_dealt_deals_at_the_sweep_after_the_pause_and_not_before(settings: Any) -> None:
     table, users = _seated()
-    first = _play_out(hand_start_if_ready(table_id=table.pk), users)
+    first = hand_play_out(hand_start_if_ready(table_id=table.pk), users)
     assert first.finished_at is not None
     pause = timedelta(seconds=settings.GAMES_NEXT_HAND_DELAY + settings.GAMES_SWEEP_GRACE)
     # within the showdown pause (and its grace) the start timer has its chance
@@ -168,7 +157,7 @@ def test_a_hand_with_no_deadline_and_nothing_to_do_is_voided_on_the_second_sweep
 @pytest.mark.django_db
 def test_healthy_play_needs_no_repair(settings: Any) -> None:
     table, users = _seated(n=3)
-    hand = _play_out(hand_start_if_ready(table_id=table.pk), users)
+    hand = hand_play_out(hand_start_if_ready(table_id=table.pk), users)
     now = timezone.now()
     for k in range(3):
         report = _sweep_at(now + timedelta(seconds=k))
