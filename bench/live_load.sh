@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Live-play load test in the distributed mode: PostgreSQL + Redis, two ASGI server processes,
-# one Celery worker with beat, and `manage.py bots` playing over the real WebSocket protocol
+# two Celery workers (timers; the sweeper with beat), and `manage.py bots` playing over the real WebSocket protocol
 # (bots at a table alternate between the two servers). Prints the PostgreSQL connections the run
 # opened (pg_stat_database.sessions, from before the servers start to after they stop) per 100
 # ended hands, then ends with `ledger_check`.
@@ -34,8 +34,10 @@ for port in 8021 8022; do
     --log-level warning &
   pids+=("$!")
 done
-(cd platform && exec ../.venv/bin/celery -A config worker --beat --loglevel WARNING --concurrency 2 \
-  --schedule "$(mktemp -d)/beat") &
+(cd platform && exec ../.venv/bin/celery -A config worker --loglevel WARNING --concurrency 2 -n timers@%h) &
+pids+=("$!")
+(cd platform && exec ../.venv/bin/celery -A config worker --beat -Q sweep --concurrency 1 --loglevel WARNING \
+  -n sweeper@%h --schedule "$(mktemp -d)/beat") &
 pids+=("$!")
 for port in 8021 8022; do
   for _ in $(seq 1 60); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.5; done

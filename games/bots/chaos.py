@@ -1,8 +1,9 @@
 """The chaos run and the soak (bench/README.md "Chaos" and "Soak").
 
 Bots play at tables across every game while faults are injected one at a time, at random
-moments: ``kill -9`` of an ASGI server (restarted), ``kill -9`` of the Celery worker with its
-beat (restarted: its queued timers are gone, the sweeper finds the overdue phases), a PostgreSQL
+moments: ``kill -9`` of an ASGI server (restarted), ``kill -9`` of the timers' Celery worker or
+of the sweeper's with its beat (restarted: queued timers are gone, the sweeper finds the overdue
+phases; no sweep runs while the sweeper is down), a PostgreSQL
 restart (fast, or immediate: a crash) and a Redis restart (it keeps nothing: the broker's timers
 and the channel layer's subscriptions are gone). After each fault the run waits until every
 affected bot has had a state frame again and every table has dealt and ended a hand after the
@@ -141,11 +142,14 @@ class Run:
             await asyncio.sleep(down)
             await loop.run_in_executor(None, infra.server_start, i)
         elif kind == "worker":
-            fault = self._fault(kind, "worker+beat", down)
-            assert infra.worker is not None
-            infra.worker.kill()
+            # The timers' worker or the sweeper's (with beat), one at a time.
+            timers = self.rng.random() < 0.5
+            proc = infra.worker if timers else infra.sweeper
+            assert proc is not None
+            fault = self._fault(kind, "timers" if timers else "sweeper+beat", down)
+            proc.kill()
             await asyncio.sleep(down)
-            infra.worker_start()
+            (infra.worker_start if timers else infra.sweeper_start)()
         elif kind == "postgres":
             mode = self.rng.choice(["fast", "immediate"])
             fault = self._fault(kind, f"stop -m {mode}", down)

@@ -1,6 +1,6 @@
 """The processes of a chaos or soak run (bench/README.md "Chaos"): its own PostgreSQL cluster and
-redis-server, two ASGI servers and one Celery worker with beat, each started, killed and
-restarted here, and all of them stopped again at the end.
+redis-server, two ASGI servers and two Celery workers (timers; the sweeper with beat, on its own
+queue), each started, killed and restarted here, and all of them stopped again at the end.
 
 PostgreSQL and Redis are the run's own (a cluster named after the run's database, ``chaos`` or
 ``soak``, on its own port, and a redis-server that keeps nothing on disk), so restarting them
@@ -96,6 +96,7 @@ class Infra:
     run_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="chaos-")))
     servers: list[Proc] = field(default_factory=list)
     worker: Proc | None = None
+    sweeper: Proc | None = None
     redis: Proc | None = None
     pg_started: bool = False
 
@@ -124,6 +125,7 @@ class Infra:
                  "127.0.0.1", "--port", str(port), "--lifespan", "off", "--log-level", "warning"],
                 ROOT, self.run_dir / f"asgi-{i + 1}.log"))
         self.worker = Proc("worker", [], ROOT / "platform", self.run_dir / "worker.log")
+        self.sweeper = Proc("sweeper", [], ROOT / "platform", self.run_dir / "sweeper.log")
         self.redis = Proc("redis", ["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1",
                                     "--save", "", "--appendonly", "no"], self.run_dir, self.run_dir / "redis.log")
 
@@ -199,11 +201,24 @@ class Infra:
         self._wait(lambda: _healthy(port), f"the ASGI server on port {port}")
 
     def worker_start(self) -> None:
+        """The timers' worker (the default queue)."""
         assert self.worker is not None
-        schedule = Path(tempfile.mkdtemp(dir=self.run_dir)) / "beat"  # a fresh beat file: a kill may break one
-        self.worker.argv = [str(VENV_BIN / "celery"), "-A", "config", "worker", "--beat", "--loglevel", "WARNING",
-                            "--concurrency", "2", "--schedule", str(schedule)]
+        self.worker.argv = [str(VENV_BIN / "celery"), "-A", "config", "worker", "--loglevel", "WARNING",
+                            "--concurrency", "2", "-n", f"timers-{self.run_dir.name}@%h"]
         self.worker.start(self.env)
+
+    def sweeper_start(self) -> None:
+        """The sweeper's worker, with beat, on the sweeper's own queue (README.md "Production processes")."""
+        assert self.sweeper is not None
+        schedule = Path(tempfile.mkdtemp(dir=self.run_dir)) / "beat"  # a fresh beat file: a kill may break one
+        self.sweeper.argv = [str(VENV_BIN / "celery"), "-A", "config", "worker", "--beat", "-Q", "sweep",
+                             "--concurrency", "1", "--loglevel", "WARNING", "-n", f"sweeper-{self.run_dir.name}@%h",
+                             "--schedule", str(schedule)]
+        self.sweeper.start(self.env)
+
+    def workers_start(self) -> None:
+        self.worker_start()
+        self.sweeper_start()
 
     def start_all(self) -> None:
         self.pg_ensure()
@@ -211,12 +226,12 @@ class Infra:
         self.migrate()
         for i in range(len(self.servers)):
             self.server_start(i)
-        self.worker_start()
+        self.workers_start()
 
     def stop_all(self) -> None:
         """Everything this run started, stopped: the servers, the worker, redis-server, and
         the cluster."""
-        for proc in [*self.servers, self.worker, self.redis]:
+        for proc in [*self.servers, self.worker, self.sweeper, self.redis]:
             if proc is not None:
                 proc.kill()
         if self.pg_started:
@@ -225,7 +240,7 @@ class Infra:
             self.pg_started = False
 
     def processes(self) -> list[Proc]:
-        return [p for p in [*self.servers, self.worker] if p is not None]
+        return [p for p in [*self.servers, self.worker, self.sweeper] if p is not None]
 
     @staticmethod
     def _wait(ready: object, what: str, timeout: float = 60) -> None:

@@ -246,13 +246,13 @@ class Hunt:
         self.limits = Limits(self.options.margin, start, next_hand)
 
     def restart(self, rng: random.Random) -> None:
-        """Restart the servers and the worker with new start and showdown pauses."""
+        """Restart the servers and the workers with new start and showdown pauses."""
         self.delays_set(*rng.choice(DELAYS))
         for proc in self.infra.processes():
             proc.kill()
         for i in range(len(self.infra.servers)):
             self.infra.server_start(i)
-        self.infra.worker_start()
+        self.infra.workers_start()
 
     async def run_one(self, n: int, rng: random.Random) -> RunResult:
         """One run: fresh tables, bots under newly drawn conditions, and the monitor beside them;

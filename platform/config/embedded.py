@@ -26,11 +26,15 @@ _beat: Any = None
 def start_embedded_worker() -> None:
     """Start the in-process worker and beat once (idempotent); they live as long as the process."""
     global _worker, _beat
+    from django.conf import settings
+
     with _lock:
         if _worker is not None:
             return
+        # One thread serves the timers' queue and the sweeper's (separate processes when distributed).
         _worker = start_worker(
             app,
+            queues=[app.conf.task_default_queue, settings.GAMES_SWEEP_QUEUE],
             pool="solo",
             concurrency=1,
             perform_ping_check=False,

@@ -1,7 +1,8 @@
 """Run in a subprocess by test_celery.py: send a countdown task and report when it fired.
 
 Prints one JSON line: {"early": bool, "elapsed": seconds or null}. The settings come from the
-environment the test passes (embedded default, or REDIS_URL with a separate worker process).
+environment the test passes (embedded default, or REDIS_URL with a separate worker process); a
+third argument names the queue to send it to (the default queue unless given).
 """
 
 import json
@@ -32,12 +33,13 @@ def fired(token: str) -> bool:
 def main() -> None:
     countdown = float(sys.argv[1])
     token = sys.argv[2]
+    queue = sys.argv[3] if len(sys.argv) > 3 else None
     if settings.CELERY_EMBEDDED_WORKER:
         from config.embedded import start_embedded_worker
 
         start_embedded_worker()
     start = time.monotonic()
-    record_heartbeat.apply_async(args=[token], countdown=countdown)
+    record_heartbeat.apply_async(args=[token], countdown=countdown, queue=queue)
     early = False
     while time.monotonic() - start < countdown - 0.3:
         early = early or fired(token)

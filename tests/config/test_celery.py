@@ -24,16 +24,31 @@ def _env(**extra: str) -> dict[str, str]:
     return env
 
 
-def _probe(env: dict[str, str], countdown: float = 2.0) -> dict[str, object]:
+def _probe(env: dict[str, str], countdown: float = 2.0, queue: str = "") -> dict[str, object]:
     out = subprocess.run(
-        [sys.executable, str(PROBE), str(countdown), secrets.token_hex(8)],
+        [sys.executable, str(PROBE), str(countdown), secrets.token_hex(8), *([queue] if queue else [])],
         env=env, cwd=ROOT, capture_output=True, text=True, timeout=90, check=True,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_countdown_task_fires_after_its_delay_on_the_embedded_worker() -> None:
-    result = _probe(_env())
+def test_the_sweeper_has_a_queue_of_its_own_and_timers_stay_on_the_default_one() -> None:
+    from django.conf import settings
+
+    from config.celery_app import app
+    from games.timers import EXPIRE_PHASE, START_HAND
+
+    def queue(task: str) -> str:
+        return str(app.amqp.router.route({}, task)["queue"].name)
+
+    assert queue("games.sweep") == settings.GAMES_SWEEP_QUEUE != app.conf.task_default_queue
+    assert queue(EXPIRE_PHASE) == queue(START_HAND) == app.conf.task_default_queue
+
+
+@pytest.mark.parametrize("queue", ["", "sweep"])
+def test_countdown_task_fires_after_its_delay_on_the_embedded_worker(queue: str) -> None:
+    """The one in-process worker serves the timers' queue and the sweeper's."""
+    result = _probe(_env(), queue=queue)
     assert result["broker"] == "memory"
     assert result["early"] is False
     assert result["elapsed"] is not None and 2.0 <= float(result["elapsed"]) < 10  # type: ignore[arg-type]
@@ -48,13 +63,16 @@ def _redis_available() -> bool:
         return False
 
 
-@pytest.fixture
-def redis_worker() -> Iterator[dict[str, str]]:
+@pytest.fixture(params=["", "sweep"], ids=["timers", "sweeper"])
+def redis_worker(request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
+    """A worker process serving one queue (the default one, or the sweeper's as README.md's
+    production table runs it); the probe's queue is in the env under ``PROBE_QUEUE``."""
     if not _redis_available():
         pytest.skip(f"no Redis at {REDIS_URL}")
-    env = _env(REDIS_URL=REDIS_URL, CHANNELS_PREFIX=f"test{secrets.token_hex(4)}")
+    env = _env(REDIS_URL=REDIS_URL, CHANNELS_PREFIX=f"test{secrets.token_hex(4)}", PROBE_QUEUE=request.param)
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "--loglevel", "WARNING"],
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "--loglevel", "WARNING",
+         *(["-Q", request.param] if request.param else [])],
         env=env, cwd=ROOT / "platform", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:
@@ -66,7 +84,7 @@ def redis_worker() -> Iterator[dict[str, str]]:
 
 @pytest.mark.redis
 def test_countdown_task_fires_after_its_delay_through_redis_and_a_worker_process(redis_worker: dict[str, str]) -> None:
-    result = _probe(redis_worker)
+    result = _probe(redis_worker, queue=redis_worker["PROBE_QUEUE"])
     assert result["broker"] == "redis"
     assert result["early"] is False
     assert result["elapsed"] is not None and 2.0 <= float(result["elapsed"]) < 30  # type: ignore[arg-type]

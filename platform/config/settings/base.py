@@ -312,7 +312,14 @@ GAMES_HINT_QUEUE = env.int("GAMES_HINT_QUEUE", default=8)  # hints waiting for t
 GAMES_HINT_TIMEOUT = env.float("GAMES_HINT_TIMEOUT", default=10.0)
 GAMES_HINT_CACHE_SECONDS = env.int("GAMES_HINT_CACHE_SECONDS", default=300)  # 0: every hint is solved
 GAMES_CLIENT_ID_RETENTION = env.int("GAMES_CLIENT_ID_RETENTION", default=7 * 24 * 3600)  # spent ids kept
-CELERY_BEAT_SCHEDULE["games-sweep"] = {"task": "games.sweep", "schedule": GAMES_SWEEP_EVERY}
+# The sweeper has a queue of its own, served by a worker of its own (README.md "Production
+# processes"), so the watchdog never waits behind a backlog of timers; a sweep that waited past
+# its next one is dropped, not run late.
+GAMES_SWEEP_QUEUE = env.str("GAMES_SWEEP_QUEUE", default="sweep")
+CELERY_TASK_ROUTES = {"games.sweep": {"queue": GAMES_SWEEP_QUEUE}}
+CELERY_BEAT_SCHEDULE["games-sweep"] = {
+    "task": "games.sweep", "schedule": GAMES_SWEEP_EVERY, "options": {"expires": 2 * GAMES_SWEEP_EVERY},
+}
 
 # --- Disputes -------------------------------------------------------------------------------
 DISPUTE_WINDOW_DAYS = env.int("DISPUTE_WINDOW_DAYS", default=30)  # how long after a hand it may be contested
