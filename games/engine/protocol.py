@@ -114,6 +114,12 @@ class GameEngine(Protocol):
         """Action templates this seat may send now (empty when it has nothing to do)."""
         ...
 
+    def awaiting(self, state: State) -> list[int]:
+        """Seats the current phase still waits on, in seat order: each either acts or is played
+        by ``on_deadline`` (a disconnected seat included, which ``legal_actions`` may leave out);
+        empty when the phase waits on nobody (a pause, or the hand is over)."""
+        ...
+
     def apply(self, state: State, seat: int, action: Action, *, now: float) -> tuple[State, list[Event]]:
         """Apply one action; raises ``IllegalAction`` (state untouched) with a readable reason."""
         ...

@@ -146,6 +146,7 @@ def _deal(table: Table, seats: list[Seat], stacks: list[int], carry: dict[str, A
     table.save(update_fields=["hands_played"])
     if presence_matters(level.game):
         _sync_presence(hand, seats)
+    _leavers_check(table, hand)  # a set's leavers are dealt in too: nobody may be left to wait for
     table_touch(table)
     hand_timer_arm(hand)
     transaction.on_commit(lambda: metrics.hand_dealt(level.game), robust=True)
@@ -205,7 +206,10 @@ def hand_advance(table: Table, hand: Hand, state: dict[str, Any]) -> int:
     When the engine returns a result, the settlement posts the coins, writes the record and
     cashes out leavers, and the next deal is scheduled after the showdown pause.
     """
-    result = engine(hand.game).result(state)
+    game_engine = engine(hand.game)
+    if game_engine.result(state) is None:
+        state = _leavers_played(table, hand, state)
+    result = game_engine.result(state)
     if result is None:
         hand_state_store(hand, state)
     else:
@@ -213,6 +217,41 @@ def hand_advance(table: Table, hand: Hand, state: dict[str, Any]) -> int:
         hand_settle(table=table, hand=hand, result=result)
         hand_start_after_commit(table.pk, settings.GAMES_NEXT_HAND_DELAY)
     return table_touch(table)
+
+
+#: Deadlines one advance may bring forward: each ends or extends a phase (the trio extends once).
+LEAVERS_STEPS = 8
+
+
+def _leavers_played(table: Table, hand: Hand, state: dict[str, Any]) -> dict[str, Any]:
+    """A phase that waits only on seats whose players have left the table ends at once: the
+    engine plays them as at their deadline, rather than everyone else (or, when all have left,
+    the table) waiting out the clock for nobody. A seat merely disconnected may come back, so
+    its time runs as usual (docs/RULES.md "Disconnected players")."""
+    game_engine = engine(hand.game)
+    leaving: set[int] | None = None
+    for _step in range(LEAVERS_STEPS):
+        awaited = game_engine.awaiting(state)
+        if not awaited or game_engine.deadline(state) is None or game_engine.result(state) is not None:
+            break
+        if leaving is None:
+            gone = Seat.objects.filter(table=table, status=Seat.Status.LEAVING)
+            leaving = set(gone.values_list("user_id", flat=True))
+        if not all(hand.players[seat]["user"] in leaving for seat in awaited):
+            break
+        # Every engine keeps its phase deadline in state["deadline"] (games/engine/protocol.py).
+        now = time.time()
+        state, events = game_engine.on_deadline({**state, "deadline": now}, now=now)
+        for event in events:
+            if event.get("auto"):
+                action_log(hand, seat=event.get("seat"), user=None, action=event, client_id=None, auto=True)
+    return state
+
+
+def _leavers_check(table: Table, hand: Hand) -> None:
+    state = _leavers_played(table, hand, hand.state)
+    if state is not hand.state:
+        hand_advance(table, hand, state)
 
 
 # --- timers ----------------------------------------------------------------------------------
@@ -280,27 +319,34 @@ def hand_void(*, hand_id: int, reason: str) -> bool:
 # --- presence --------------------------------------------------------------------------------
 
 def hand_player_left(*, table: Table, user: User) -> None:
-    """Tell the engine a dealt-in player left or disconnected (where presence matters)."""
-    _engine_presence(table, user, {"type": "disconnect"})
+    """Tell the engine a dealt-in player left or disconnected (where presence matters); a phase
+    left waiting only on players who have left the table ends at once."""
+    if _engine_presence(table, user, {"type": "disconnect"}):
+        return  # the engine's advance has ended such a phase
+    hand = hand_active_locked(table)
+    if hand is not None:
+        _leavers_check(table, hand)
 
 
 def hand_player_back(*, table: Table, user: User) -> None:
     _engine_presence(table, user, {"type": "reconnect"})
 
 
-def _engine_presence(table: Table, user: User, action: dict[str, Any]) -> None:
+def _engine_presence(table: Table, user: User, action: dict[str, Any]) -> bool:
+    """Tell the engine (where presence matters); whether it took the news."""
     if not presence_matters(table.stake_level.game):
-        return  # the rules do not depend on disconnections: the timer auto-plays
+        return False  # the rules do not depend on disconnections: the timer auto-plays
     hand = hand_active_locked(table)
     seat = hand.seat_of(user.pk) if hand else None
     if hand is None or seat is None:
-        return
+        return False
     try:
         state, _events = engine(hand.game).apply(hand.state, seat, action, now=time.time())
     except EngineError:
-        return  # nothing to record in this phase (e.g. the game is already over)
+        return False  # nothing to record in this phase (e.g. already disconnected, or the game is over)
     action_log(hand, seat=seat, user=user, action=action, client_id=None, auto=True)
     hand_advance(table, hand, state)
+    return True
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ from games.engine.samgong.moves import apply, auto_action, deadline, legal_actio
 from games.engine.samgong.record import check_deal, check_score, record_part, redact
 from games.engine.samgong.requests import score_request
 from games.engine.samgong.rules import MODES, mode_defaults, resolve_rules
+from games.engine.samgong.table import pending as awaiting
 from games.engine.samgong.view import carry_over, result, view
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "MODES",
     "apply",
     "auto_action",
+    "awaiting",
     "carry_over",
     "check_deal",
     "check_score",

@@ -11,6 +11,7 @@ from games.engine.thirteen.bot import bot_move
 from games.engine.thirteen.engine import (
     apply,
     auto_action,
+    awaiting,
     carry_over,
     deadline,
     legal_actions,
@@ -58,6 +59,7 @@ __all__ = [
     "apply",
     "arrange_request",
     "auto_action",
+    "awaiting",
     "best_natural",
     "bot_move",
     "carry_after_removal",

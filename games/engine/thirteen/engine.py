@@ -98,6 +98,13 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     return [{"type": "arrange", "front": 3, "middle": 5, "back": 5}, {"type": "declare", "natural": natural}]
 
 
+def awaiting(state: State) -> list[int]:
+    """Seats still to arrange or declare, in seat order (nobody once the hand is settled)."""
+    if state["phase"] != "arrange":
+        return []
+    return [seat for seat, s in enumerate(state["seats"]) if s["submission"] is None]
+
+
 def _submission(state: State, seat: int, action: Action) -> dict[str, Any]:
     if not isinstance(action, dict) or action.get("type") not in ("arrange", "declare"):
         raise IllegalAction('action: expected {"type": "arrange", ...} or {"type": "declare"}')

@@ -15,6 +15,7 @@ from games.engine.thirteen_trio.bot import bot_move
 from games.engine.thirteen_trio.engine import (
     apply,
     auto_action,
+    awaiting,
     carry_over,
     deadline,
     legal_actions,
@@ -69,6 +70,7 @@ __all__ = [
     "arrange",
     "arrange_request",
     "auto_action",
+    "awaiting",
     "carry_over",
     "check_deal",
     "check_score",

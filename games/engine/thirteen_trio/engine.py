@@ -121,6 +121,13 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     return [{"type": "arrange", **ROW_SIZES}]
 
 
+def awaiting(state: State) -> list[int]:
+    """Seats still arranging, in seat order, disconnected ones included (played at the deadline)."""
+    if state["phase"] != "arrange":
+        return []
+    return [seat for seat, s in enumerate(state["seats"]) if s["rows"] is None]
+
+
 def deadline(state: State) -> float | None:
     """When the arranging time (or its one extension) runs out; None once the game is over."""
     return state["deadline"] if state["phase"] == "arrange" else None

@@ -112,13 +112,18 @@ def terms_for(mode: str) -> StakeTerms:
 
 def play(engine: Any, rules: dict[str, Any], n: int, carry: dict[str, Any] | None, seed: str) -> tuple[Any, list]:
     """One hand to settlement: each seat with something to do plays the bot's move (checked
-    against the engine), else the phase times out."""
+    against the engine), else the phase times out. The seats the phase waits on include every
+    seat that may act, and nobody once the hand is settled."""
     rng, actions = random.Random(seed), []
     state = engine.new_hand(rules=rules, seats=[{"player": f"p{i}", "stack": RICH} for i in range(n)],
                             carry=carry, server_seed=seed, now=NOW)
     for _ in range(200):
+        awaited = engine.awaiting(state)
+        assert awaited == sorted(set(awaited)) and all(0 <= s < n for s in awaited)
         if engine.result(state) is not None:
+            assert awaited == []
             return state, actions
+        assert {s for s in range(n) if engine.legal_actions(state, s)} <= set(awaited)
         seat = next((s for s in range(n) if engine.legal_actions(state, s)), None)
         move = None if seat is None else engine.bot_move(engine.view(state, seat), rng)
         if seat is not None and move is not None:
