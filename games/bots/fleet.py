@@ -117,11 +117,16 @@ def bots_stats(bots: list[Bot], results: list[BaseException | None] | None = Non
 
 def per_bot_line(bots: list[Bot]) -> str:
     """The worst bot's figures: most reconnects, longest time offline, most error frames."""
-    if not bots:
+    return per_stats_line([b.stats for b in bots])
+
+
+def per_stats_line(per_bot: list[BotStats]) -> str:
+    """:func:`per_bot_line` from each bot's statistics."""
+    if not per_bot:
         return "no bots"
-    return (f"per bot at most: reconnects {max(b.stats.reconnects for b in bots)}, "
-            f"time offline {max(b.stats.offline for b in bots):.1f} s, "
-            f"error frames and failed connects {max(sum(b.stats.seen.values()) for b in bots)}")
+    return (f"per bot at most: reconnects {max(s.reconnects for s in per_bot)}, "
+            f"time offline {max(s.offline for s in per_bot):.1f} s, "
+            f"error frames and failed connects {max(sum(s.seen.values()) for s in per_bot)}")
 
 
 def codes_line(stats: BotStats) -> str:

@@ -7,17 +7,23 @@ stake level's minimum buy-in (×3), plays with the bot policy, and leaves after 
 end of a set, where the game plays sets). A bot whose connection drops reconnects and resumes
 (games/bots/client.py). The command prints hands completed and voided, reconnects, the
 failures and every error frame by code, and p50/p99 action-to-broadcast latency.
+
+With ``--procs N`` the tables are split between N bot processes (games/bots/pool.py), each its
+own asyncio loop and connections; their figures are merged. ``--procs 1`` plays in this process.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.bots.fleet import bots_for, bots_run, codes_line, game_modes, per_bot_line, tables_open
+from games.bots.fleet import bots_for, bots_run, codes_line, game_modes, per_stats_line, tables_open
+from games.bots.pool import Played, per_bot_figures, pool_run
 from games.bots.stats import percentile
 from games.engine.registry import GAMES
 
@@ -39,27 +45,61 @@ class Command(BaseCommand):
         )
         parser.add_argument("--origin", default="", help="the Origin header; default: each server's own")
         parser.add_argument("--timeout", type=float, default=900, help="seconds before giving up")
+        parser.add_argument("--procs", type=int, default=2,
+                            help="bot processes the tables are split between (at most one a table); "
+                            "1: every bot in this process")
+        parser.add_argument("--json", default="", help="also write the figures to this file, as JSON")
+        parser.add_argument("--mark", default="",
+                            help="a file that exists while the bots play: created when they start (the tables "
+                            "open, the bot processes ready), removed when they have ended (bench/proc_cpu.py)")
 
     def handle(self, *args: Any, **o: Any) -> None:
         pairs = game_modes(None if o["game"] == "all" else o["game"], o["mode"])
         plan = tables_open(pairs, o["tables"])
-        started = time.monotonic()
-        bots = bots_for(plan, o["url"] or ["ws://127.0.0.1:8000"], o["origin"], o["hands"])
-        stats = asyncio.run(bots_run(bots, started + o["timeout"]))
-        elapsed = time.monotonic() - started
-        ended = len(stats.hands) + len(stats.voided)
+        urls = o["url"] or ["ws://127.0.0.1:8000"]
+        procs = max(1, min(o["procs"], len(plan)))
+
+        def begin() -> None:
+            if o["mark"]:
+                Path(o["mark"]).touch()
+
+        def end() -> None:
+            if o["mark"]:
+                Path(o["mark"]).unlink(missing_ok=True)
+
+        if procs == 1:
+            begin()
+            started = time.monotonic()
+            bots = bots_for(plan, urls, o["origin"], o["hands"])
+            stats = asyncio.run(bots_run(bots, started + o["timeout"]))
+            elapsed = time.monotonic() - started
+            end()
+            played = Played(stats, [per_bot_figures(b.stats) for b in bots])
+        else:
+            played, elapsed = pool_run(plan, urls, o["origin"], o["hands"], o["timeout"], procs,
+                                       on_start=begin, on_end=end)
+        stats = played.stats
+        ended, wanted = len(stats.hands) + len(stats.voided), len(plan) * o["hands"]
+        p50, p99 = 1000 * percentile(stats.latencies, 0.5), 1000 * percentile(stats.latencies, 0.99)
         self.stdout.write(
             f"tables {len(plan)}  hands completed {len(stats.hands)} voided {len(stats.voided)} "
-            f"(ended {ended}/{len(plan) * o['hands']})  failures {len(stats.errors)}\n"
+            f"(ended {ended}/{wanted})  failures {len(stats.errors)}\n"
             f"reconnects {stats.reconnects}  time offline {stats.offline:.1f} s (all bots)  "
             f"actions re-sent {stats.resent} (already applied {stats.duplicates})  "
-            f"error frames seen: {codes_line(stats)}\n{per_bot_line(bots)}\n"
-            f"elapsed {elapsed:.1f} s  hands/min {60 * ended / elapsed:.1f}\n"
-            f"action-to-broadcast latency over {len(stats.latencies)} actions: "
-            f"p50 {1000 * percentile(stats.latencies, 0.5):.1f} ms  "
-            f"p99 {1000 * percentile(stats.latencies, 0.99):.1f} ms"
+            f"error frames seen: {codes_line(stats)}\n{per_stats_line(played.per_bot)}\n"
+            f"elapsed {elapsed:.1f} s  hands/min {60 * ended / elapsed:.1f}  bot processes {procs}\n"
+            f"action-to-broadcast latency over {len(stats.latencies)} actions: p50 {p50:.1f} ms  p99 {p99:.1f} ms"
         )
+        if o["json"]:
+            figures = {
+                "tables": len(plan), "hands_wanted": wanted, "hands_completed": len(stats.hands),
+                "hands_voided": len(stats.voided), "failures": len(stats.errors),
+                "error_frames": sum(stats.seen.values()), "reconnects": stats.reconnects,
+                "elapsed": round(elapsed, 3), "hands_per_min": round(60 * ended / elapsed, 1),
+                "timed": len(stats.latencies), "p50_ms": round(p50, 1), "p99_ms": round(p99, 1), "procs": procs,
+            }
+            Path(o["json"]).write_text(json.dumps(figures) + "\n")
         for error in stats.errors[:20]:
             self.stderr.write(error)
-        if stats.errors or ended < len(plan) * o["hands"]:
+        if stats.errors or ended < wanted:
             raise SystemExit(1)
