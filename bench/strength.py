@@ -5,7 +5,8 @@
 * ``thirteen``, two players: every deal is played twice, the solver holding each of the
   two hands once (the other played by greedy); a deal's result is the mean of the two,
   so the luck of the cards cancels. Scored by ``games.engine.thirteen.hands.scored_hand``
-  and ``games.engine.thirteen.scoring.score_units`` (naturals declared by both sides).
+  and ``games.engine.thirteen.scoring.score_units``. Greedy declares every natural; the
+  solver declares one when it is worth at least its best rows (docs/SOLVER.md "Naturals").
 * ``thirteen_trio``, three players: deals come from ``games.engine.thirteen_trio.deal.deal``;
   the solver sits in seat ``deal % 3`` (rotating), greedy in the other two; scored by
   ``games.engine.thirteen_trio.scoring.score_hands`` (shoots, home runs, specials, jackpot).
@@ -14,6 +15,12 @@ Prints the solver's mean units (墩 in the trio) per hand, the standard error ov
 and the mean in standard errors. ``--model13`` / ``--model-trio FILE`` play the solver with
 another table file; ``--vs-model13`` / ``--vs-model-trio FILE`` replace greedy by the solver
 with that table (opponents that optimise too).
+
+``--naturals N`` instead deals ``N`` random 13-card hands, counts those holding a natural
+and those the solver plays as rows all the same, and measures what playing them is worth:
+each such hand against ``--opponents`` greedy hands dealt from the other 39 cards (an
+opponent holding a natural declares it), rows against declaring, scored by
+``games.engine.thirteen.scoring.pair_units``.
 """
 
 from __future__ import annotations
@@ -33,11 +40,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from games.engine.solver.evaluate import cards_of  # noqa: E402
 from games.engine.solver.greedy import greedy  # noqa: E402
 from games.engine.solver.model import ThirteenModel, TrioModel, thirteen_model, trio_model  # noqa: E402
-from games.engine.solver.thirteen import search_thirteen  # noqa: E402
+from games.engine.solver.thirteen import declares, search_thirteen  # noqa: E402
 from games.engine.solver.trio import search_trio  # noqa: E402
 from games.engine.thirteen.hands import scored_hand  # noqa: E402
-from games.engine.thirteen.naturals import best_natural  # noqa: E402
-from games.engine.thirteen.scoring import score_units  # noqa: E402
+from games.engine.thirteen.naturals import NATURAL_VALUES, best_natural  # noqa: E402
+from games.engine.thirteen.scoring import declared_hand, ordinary_hand, pair_units, score_units  # noqa: E402
 from games.engine.thirteen_trio.deal import deal as deal_trio  # noqa: E402
 from games.engine.thirteen_trio.scoring import score_hands  # noqa: E402
 
@@ -73,22 +80,78 @@ def _greedy_rows(cards: list[int], suits: bool, jackpot: int = -1) -> dict[str, 
     return dict(zip(("front", "middle", "back"), greedy(cards, suits=suits), strict=True))
 
 
+def _solve(cards: list[int]) -> tuple[dict[str, list[int]], bool]:
+    """The solver's rows and whether it declares (the engine's rule, with the chosen table)."""
+    value, _, masks = search_thirteen(cards, _MODELS["thirteen"], 1).best()[0]
+    natural = best_natural(cards)
+    return _rows(cards, masks), natural is not None and declares(natural, value)
+
+
 def thirteen_deal(seed: int) -> float:
     """Mean units of the solver over the two seatings of one two-player deal."""
     deck = list(range(52))
     random.Random(seed).shuffle(deck)
     hands = [deck[:13], deck[13:26]]
-    ours = [_rows(h, search_thirteen(h, _MODELS["thirteen"], 1).best()[0][2]) for h in hands]
-    theirs = [_greedy_rows(h, True) for h in hands]
+    ours = [_solve(h) for h in hands]
+    theirs = [(_greedy_rows(h, True), best_natural(h) is not None) for h in hands]
     total = 0
     for me in (0, 1):
         scored = []
         for seat, cards in enumerate(hands):
-            rows = ours[seat] if seat == me else theirs[seat]
-            scored.append(scored_hand(cards, rows, best_natural(cards) is not None))
+            rows, declare = ours[seat] if seat == me else theirs[seat]
+            scored.append(scored_hand(cards, rows, declare))
         units, _ = score_units(scored, 0)
         total += units[me]
     return total / 2
+
+
+Gain = tuple[float, float, float]  # the model's gain over declaring, measured mean, its std. error
+
+
+def natural_hand(args: tuple[int, int]) -> tuple[str | None, Gain | None]:
+    """One random hand: its natural (or None) and, when the solver plays it as rows, the
+    model's gain over declaring and the gain measured against ``opponents`` greedy hands."""
+    seed, opponents = args
+    rng = random.Random(seed)
+    cards = rng.sample(range(52), 13)
+    natural = best_natural(cards)
+    if natural is None:
+        return None, None
+    value, _, masks = search_thirteen(cards, _MODELS["thirteen"], 1).best()[0]
+    if declares(natural, value):
+        return natural, None
+    rows = _rows(cards, masks)
+    ours, declared = ordinary_hand(rows["front"], rows["middle"], rows["back"]), declared_hand(natural)
+    rest = [c for c in range(52) if c not in cards]
+    gains = []
+    for _ in range(opponents):
+        other = rng.sample(rest, 13)
+        held = best_natural(other)
+        theirs = declared_hand(held) if held else ordinary_hand(*greedy(other, suits=True))
+        gains.append(pair_units(ours, theirs)[0] - pair_units(declared, theirs)[0])
+    gain = (value - NATURAL_VALUES[natural], statistics.fmean(gains), statistics.stdev(gains) / opponents**0.5)
+    return natural, gain
+
+
+def naturals(hands: int, opponents: int, workers: int, models: dict[str, str | None], seed: int) -> None:
+    """Print how many of ``hands`` random hands hold a natural, how many of those the solver
+    plays as rows, and the model's and the measured gain of playing them, by natural."""
+    jobs = [(seed * 10**7 + i, opponents) for i in range(hands)]
+    with Pool(workers, initializer=_init, initargs=(models,)) as pool:
+        results = [r for r in pool.map(natural_hand, jobs, chunksize=500) if r[0] is not None]
+    played = [(name, gain) for name, gain in results if gain is not None]
+    print(f"{hands} hands, {len(results)} hold a natural, {len(played)} played as rows")
+    print(f"{'natural':<18}{'held':>6}{'as rows':>8}{'model gain':>12}{'measured gain':>15}{'std.err':>9}")
+    for name in [*(n for n in NATURAL_VALUES if any(n == r[0] for r in results)), "all"]:
+        held = sum(1 for n, _ in results if name in ("all", n))
+        gains = [g for n, g in played if name in ("all", n)]
+        if not gains:
+            print(f"{name:<18}{held:>6}{0:>8}")
+            continue
+        model = statistics.fmean(g[0] for g in gains)
+        measured = statistics.fmean(g[1] for g in gains)
+        se = sum(g[2] ** 2 for g in gains) ** 0.5 / len(gains)
+        print(f"{name:<18}{held:>6}{len(gains):>8}{model:>+12.3f}{measured:>+15.3f}{se:>9.3f}")
 
 
 def trio_deal(seed: int) -> float:
@@ -127,6 +190,8 @@ def main() -> None:
     parser.add_argument("--vs-model13", help="opponents: the solver with this thirteen table ('shipped' for ours)")
     parser.add_argument("--vs-model-trio", help="opponents: the solver with this trio table ('shipped' for ours)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--naturals", type=int, metavar="N", help="measure naturals played as rows in N hands")
+    parser.add_argument("--opponents", type=int, default=2000, help="greedy hands each natural is measured against")
     args = parser.parse_args()
     models = {
         "thirteen": args.model13,
@@ -134,6 +199,9 @@ def main() -> None:
         "vs:thirteen": args.vs_model13,
         "vs:thirteen_trio": args.vs_model_trio,
     }
+    if args.naturals:
+        naturals(args.naturals, args.opponents, args.workers, models, args.seed)
+        return
     print(f"{'game':<15}{'players':>8}{'deals':>8}{'mean/hand':>11}{'std.err':>9}{'z':>7}{'target':>8}{'s':>7}")
     for game in args.games.split(","):
         mean, se, took = run(game, args.deals, args.workers, models, args.seed)

@@ -3,7 +3,8 @@
 It maximises the expected units against one realistic opponent (the sum of the three
 rows' values from :class:`~games.engine.solver.model.ThirteenModel`; against several
 opponents the pair results add up, so the same rows are best), never fouls, and
-declares a natural whenever the cards hold one (docs/RULES.md "Naturals").
+declares a natural when it is worth at least as much as the best rows (docs/RULES.md
+"Naturals", docs/SOLVER.md "Naturals").
 
 Search: backs strongest first, and under each back the middles strongest first (the
 front is then the three cards left). A row's value only grows with its key, so
@@ -61,22 +62,31 @@ def search_thirteen(cards: list[int], model: ThirteenModel, k: int) -> TopK:
     return top
 
 
+def declares(natural: str, rows_value: float) -> bool:
+    """Whether to declare ``natural`` rather than play rows worth ``rows_value`` (the model's
+    expected units of the best rows): when the natural's value is at least that much
+    (docs/SOLVER.md "Naturals")."""
+    return NATURAL_VALUES[natural] >= rows_value
+
+
 def solve_thirteen(cards: list[int], k: int = 3) -> list[dict[str, Any]]:
     """The best arrangement of 13 cards and up to ``k - 1`` distinct alternatives, best first
     (docs/RULES.md section 1 "Rows", "Scoring", "Naturals"; docs/SOLVER.md).
 
     Each is ``{"front": [3], "middle": [5], "back": [5], "declare": bool, "score": float}``
     with card ints, rows highest card first. ``score`` is the expected units against one
-    realistic opponent; with a natural every entry declares it and ``score`` is its value.
+    realistic opponent. When the cards hold a natural worth at least the best rows'
+    ``score`` (:func:`declares`), every entry declares it, its rows for show, and ``score``
+    is the natural's value; otherwise the entries play rows and none declares.
     """
     if len(cards) != 13 or len(set(cards)) != 13 or not all(0 <= c < 52 for c in cards):
         raise EngineError("cards: expected 13 different cards")
     if k < 1:
         raise EngineError("k: expected at least 1")
     cards = list(cards)
+    best = search_thirteen(cards, thirteen_model(), k).best()
     natural = best_natural(cards)
-    top = search_thirteen(cards, thirteen_model(), k)
-    if natural is not None:
+    if natural is not None and declares(natural, best[0][0]):
         value = float(NATURAL_VALUES[natural])
-        return [record(cards, masks, declare=True, score=value) for _, _, masks in top.best()]
-    return [record(cards, masks, declare=False, score=v) for v, _, masks in top.best()]
+        return [record(cards, masks, declare=True, score=value) for _, _, masks in best]
+    return [record(cards, masks, declare=False, score=v) for v, _, masks in best]

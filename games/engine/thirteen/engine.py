@@ -184,7 +184,7 @@ def on_deadline(state: State, *, now: float) -> tuple[State, list[Event]]:
 
 def auto_action(state: State, seat: int) -> Action:
     """A never-fouled arrangement (:func:`games.engine.thirteen.arrange.arrange`); a hand
-    holding a natural declares it, its rows sent along for show."""
+    holding a natural worth at least its best rows declares it, the rows sent along for show."""
     best = arrange(state["seats"][seat]["cards"])
     rows = {row: cards_str(best[row]) for row in ROWS}
     return {"type": "declare" if best["declare"] else "arrange", **rows}
@@ -205,7 +205,8 @@ def carry_over(state: State) -> dict[str, Any]:
 
 def suggestions(state: State, seat: int, k: int = 3) -> list[Action]:
     """The hint button: the solver's ``k`` best distinct arrangements for ``seat``, best first
-    (a hand holding a natural declares it). Empty when the seat has nothing to submit."""
+    (all declare a natural worth at least the best rows, its rows for show). Empty when the
+    seat has nothing to submit."""
     if not legal_actions(state, seat):
         return []
     from games.engine.solver import solve_thirteen

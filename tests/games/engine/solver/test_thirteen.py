@@ -1,5 +1,6 @@
-"""solve_thirteen: never a foul, naturals always declared, distinct legal alternatives, and
-the exact optimum of its model (checked against a brute force over every split)."""
+"""solve_thirteen: never a foul, a natural declared exactly when it is worth at least the best
+rows, distinct legal alternatives, and the exact optimum of its model (checked against a brute
+force over every split)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.engine.cards import cards_str, parse_cards
 from games.engine.errors import EngineError
 from games.engine.poker import rank3, rank5
 from games.engine.solver import solve_thirteen
 from games.engine.solver.greedy import greedy
 from games.engine.solver.model import thirteen_model
+from games.engine.solver.thirteen import search_thirteen
 from games.engine.thirteen.naturals import NATURAL_VALUES, best_natural
 from tests.games.engine.solver.helpers import assert_legal, keys
 
@@ -24,11 +27,17 @@ hands13 = st.lists(st.integers(0, 51), min_size=13, max_size=13, unique=True)
 
 @MANY
 @given(hands13)
-def test_it_never_fouls_and_declares_every_natural(cards: list[int]) -> None:
+def test_it_never_fouls_and_declares_only_a_natural_worth_its_rows(cards: list[int]) -> None:
     results = solve_thirteen(cards)
     assert_legal(results, cards, suits=True, k=3)
     natural = best_natural(cards)
-    assert all(r["declare"] == (natural is not None) for r in results)
+    declare = natural is not None and NATURAL_VALUES[natural] >= best_rows_value(cards)
+    assert all(r["declare"] == declare for r in results)
+
+
+def best_rows_value(cards: list[int]) -> float:
+    """The model's expected units of the best rows, whether or not the hand declares."""
+    return search_thirteen(cards, thirteen_model(), 1).best()[0][0]
 
 
 @st.composite
@@ -58,12 +67,33 @@ def natural_hands(draw: st.DrawFn) -> list[int]:
 
 @settings(max_examples=300, derandomize=True, deadline=None)
 @given(natural_hands())
-def test_a_natural_is_declared_with_its_value(cards: list[int]) -> None:
+def test_a_natural_is_declared_with_its_value_unless_the_rows_are_worth_more(cards: list[int]) -> None:
     natural = best_natural(cards)
     assert natural is not None
+    value = NATURAL_VALUES[natural]
     results = solve_thirteen(cards)
     assert_legal(results, cards, suits=True, k=3)
-    assert all(r["declare"] and r["score"] == NATURAL_VALUES[natural] for r in results)
+    if results[0]["declare"]:
+        assert all(r["declare"] and r["score"] == value for r in results)
+        assert best_rows_value(cards) <= value
+    else:
+        assert not any(r["declare"] for r in results)
+        assert results[0]["score"] > value
+
+
+def test_six_pairs_worth_less_than_their_rows_are_played_as_rows() -> None:
+    """Quad kings in the back (a bonus of 4 when it wins) make the rows worth more than 3."""
+    cards = parse_cards("Ks Kh Kd Kc Qs Qh 7s 7h 5s 5d 3c 3h 2c".split())
+    assert best_natural(cards) == "six_pairs"
+    best = solve_thirteen(cards, k=1)[0]
+    assert not best["declare"] and best["score"] > NATURAL_VALUES["six_pairs"]
+    assert {"Ks", "Kh", "Kd", "Kc"} <= set(cards_str(best["back"]))
+
+
+def test_six_pairs_worth_more_than_their_rows_are_declared() -> None:
+    cards = parse_cards("2s 2h 3s 3h 4c 4d 5s 5h 6c 6d 7s 7h 9d".split())
+    assert best_natural(cards) == "six_pairs" and best_rows_value(cards) < NATURAL_VALUES["six_pairs"]
+    assert all(r["declare"] and r["score"] == 3.0 for r in solve_thirteen(cards))
 
 
 def model_value(f: int, m: int, b: int) -> float:

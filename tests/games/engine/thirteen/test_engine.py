@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from typing import Any
 
 import pytest
 
 from games.engine import thirteen
-from games.engine.cards import card_str, cards_str
+from games.engine.cards import card_str, cards_str, parse_cards
 from games.engine.deck import commitment
 from games.engine.errors import EngineError, IllegalAction
 from games.engine.thirteen.arrange import arrange
+from games.engine.thirteen.naturals import NATURAL_VALUES
 from games.engine.thirteen.rules import STAKE_LEVELS, eligible, resolve_rules
 
 SEED = "ab" * 32
@@ -213,6 +215,39 @@ def test_the_deadline_auto_plays_every_seat_still_arranging() -> None:
 
 
 # -- views -----------------------------------------------------------------------------------
+
+
+def dealt(cards: str) -> dict[str, Any]:
+    """A two-seat hand whose seat 0 holds ``cards`` and seat 1 thirteen of the others (no natural)."""
+    state = start(2)
+    own = parse_cards(cards.split())
+    state["seats"][0]["cards"] = own
+    state["seats"][1]["cards"] = random.Random(1).sample([c for c in range(52) if c not in own], 13)
+    assert thirteen.best_natural(state["seats"][1]["cards"]) is None
+    return state
+
+
+@pytest.mark.parametrize(
+    ("cards", "declared"),
+    [
+        ("Ks Kh Kd Kc Qs Qh 7s 7h 5s 5d 3c 3h 2c", False),  # six pairs (3) below quad kings' rows
+        ("2s 2h 3s 3h 4c 4d 5s 5h 6c 6d 7s 7h 9d", True),  # six low pairs: the rows are worth less
+        ("2s 3h 4c 5d 6s 7h 8c 9d Ts Jh Qc Kd Ad", True),  # a dragon (13)
+    ],
+)
+def test_a_timed_out_seat_declares_only_a_natural_worth_its_rows(cards: str, declared: bool) -> None:
+    state = dealt(cards)
+    assert thirteen.best_natural(state["seats"][0]["cards"]) is not None
+    hints = thirteen.suggestions(state, 0)
+    assert hints and all(h["type"] == ("declare" if declared else "arrange") for h in hints)
+    assert thirteen.auto_action(state, 0) == hints[0]
+    state, _ = thirteen.on_deadline(state, now=NOW + 60)
+    res = state["result"]
+    assert state["seats"][0]["submission"]["declare"] is declared
+    assert res["fouled"] == [False, False]
+    assert (res["natural"][0] is not None) is declared
+    if declared:
+        assert res["units"][0] == NATURAL_VALUES[res["natural"][0]]
 
 
 def test_a_seat_sees_only_its_own_cards_until_settlement() -> None:

@@ -11,9 +11,11 @@ from hypothesis import strategies as st
 
 from games.engine import thirteen
 from games.engine.cards import cards_str, parse_cards
+from games.engine.solver.model import thirteen_model
+from games.engine.solver.thirteen import search_thirteen
 from games.engine.thirteen.arrange import arrange
 from games.engine.thirteen.hands import settle
-from games.engine.thirteen.naturals import best_natural
+from games.engine.thirteen.naturals import NATURAL_VALUES, best_natural
 from games.engine.thirteen.scoring import Hand, comparison_order, declared_hand, ordinary_hand, pair_units
 
 FAST = settings(max_examples=250, derandomize=True, deadline=None)
@@ -150,14 +152,16 @@ def _natural_hands() -> st.SearchStrategy[list[int]]:
 
 @FAST
 @given(st.one_of(st.permutations(range(52)).map(lambda d: list(d[:13])), _natural_hands()))
-def test_auto_play_never_fouls_and_declares_any_natural(cards: list[int]) -> None:
+def test_auto_play_never_fouls_and_declares_only_a_natural_worth_its_rows(cards: list[int]) -> None:
     cards = list(dict.fromkeys(cards))
     if len(cards) != 13:
         return
     best = arrange(cards)
     assert sorted(best["front"] + best["middle"] + best["back"]) == sorted(cards)
     assert not ordinary_hand(best["front"], best["middle"], best["back"]).fouled
-    assert best["declare"] is (best_natural(cards) is not None)
+    natural = best_natural(cards)
+    rows_value = search_thirteen(cards, thirteen_model(), 1).best()[0][0]
+    assert best["declare"] is (natural is not None and NATURAL_VALUES[natural] >= rows_value)
 
 
 def test_the_auto_play_action_is_legal_in_the_engine() -> None:
