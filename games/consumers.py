@@ -150,9 +150,9 @@ class TableConsumer(LocalizedWebsocketConsumer):
         if self._authenticated and not await self._refresh_slot():
             return
         if message.type == "ping":
-            if self._authenticated:
-                await database_sync_to_async(_heartbeat)(self.table_id, self.user)
-            await self._send({"type": "pong", "t": time.time()})
+            user = self.user if self._authenticated else None
+            version = await database_sync_to_async(_heartbeat, thread_sensitive=False)(self.table_id, user)
+            await self._send({"type": "pong", "t": time.time(), "version": version})
             return
         if message.type == "sync":
             await self._send_snapshot()
@@ -234,10 +234,18 @@ def _table_exists(table_id: int) -> bool:
     return Table.objects.filter(pk=table_id).exists()
 
 
-def _heartbeat(table_id: int, user: Any) -> None:
+def _heartbeat(table_id: int, user: Any) -> int | None:
+    """Record a seated player's heartbeat; the newest version broadcast for the table, which
+    a client that has not seen it asks for (docs/PROTOCOL.md "Client obligations")."""
+    from games.sent import sent_versions
     from games.services.presence import seat_heartbeat
 
-    seat_heartbeat(table_id=table_id, user=user)
+    if user is not None:
+        seat_heartbeat(table_id=table_id, user=user)
+    try:
+        return sent_versions([table_id]).get(table_id)
+    except Exception:  # noqa: BLE001 - a pong never fails for its bookkeeping
+        return None
 
 
 def _slot_claim(user_id: int, channel: str) -> bool:

@@ -35,6 +35,10 @@ class _Local:
         with self.lock:
             return {t: self.versions[t] for t in table_ids if t in self.versions}
 
+    def reset(self) -> None:
+        with self.lock:
+            self.versions.clear()
+
 
 class _Redis:
     def __init__(self, url: str) -> None:
@@ -50,6 +54,9 @@ class _Redis:
             return {}
         scores = self.client.zmscore(KEY, [str(t) for t in table_ids])
         return {t: int(s) for t, s in zip(table_ids, scores, strict=True) if s is not None}
+
+    def reset(self) -> None:
+        self.client.delete(KEY)
 
 
 @cache
@@ -68,3 +75,10 @@ def sent_mark(table_id: int, version: int) -> None:
 def sent_versions(table_ids: list[int]) -> dict[int, int]:
     """The last version broadcast of each table known here (tables never broadcast are absent)."""
     return _store().read(table_ids)
+
+
+def sent_reset() -> None:
+    """Forget every record: after the database was restored from a backup (its versions went
+    back, the records would stay ahead of them) or reset. Records grow again with the next
+    broadcasts; meanwhile the watchdog sees the tables as unknown, and pongs carry no version."""
+    _store().reset()

@@ -38,6 +38,8 @@ HEARTBEAT_EVERY = 5.0
 SILENT_AFTER = 15.0
 #: No state frame for this long while seated: ask for a snapshot.
 SYNC_AFTER = 10.0
+#: A pong's version ahead of the last state frame this long: the frame was lost, ask for it.
+BEHIND_FOR = 2.0
 #: An action refused with ``server_error`` (the database was away) is re-sent after this long.
 RESEND_AFTER = 1.0
 #: Refusals of an action that was re-sent after an outage: the hand moved on meanwhile (the
@@ -100,6 +102,9 @@ class Bot:
     jitter: float = 0.0  # seconds a received frame waits before it is read, at most (a slow client)
     client_sync: bool = True  # ask for a snapshot after SYNC_AFTER without a state frame
     seen_version: int = -1  # the newest table version of a state frame received
+    pong_version: int = -1  # the newest version a pong said was broadcast, and when it said so
+    pong_at: float = 0.0
+    pong_asked: int = -1  # the pong version a sync was last sent for
     #: The last frames received: (monotonic time, type, version, hand phase), for a stall's dump.
     frames: deque[tuple[float, str, int | None, str]] = field(default_factory=lambda: deque(maxlen=10))
 
@@ -202,6 +207,12 @@ class Bot:
             # (the database restarting) or its frames go missing
             self.last_sync = now
             await ws.send(json.dumps({"type": "sync"}))
+        elif self.client_sync and self.pong_version > max(self.seen_version, self.pong_asked) \
+                and now - self.pong_at > BEHIND_FOR and now - self.last_sync > BEHIND_FOR:
+            # a pong says the table went further than the frames we got: one was lost on its way
+            # (asked once per version: a record ahead of a restored database stays ahead)
+            self.last_sync, self.pong_asked = now, self.pong_version
+            await ws.send(json.dumps({"type": "sync"}))
         elif self.client_sync and now - self.last_state > SYNC_AFTER and now - self.last_sync > SYNC_AFTER:
             self.last_sync = now
             await ws.send(json.dumps({"type": "sync"}))
@@ -221,6 +232,8 @@ class Bot:
                 self.unmeasured.append(acked)  # the ack may come before the frame: still timed
             if message.get("for") == "leave" and message.get("left"):
                 self.done.set()
+        elif kind == "pong" and isinstance(message.get("version"), int) and message["version"] > self.pong_version:
+            self.pong_version, self.pong_at = message["version"], time.monotonic()
         elif kind == "notice" and message.get("event") == "removed":
             self._removed(str(message.get("reason", "")))
         elif kind == "state":

@@ -65,7 +65,7 @@
    * pongs prove the socket is alive, not that every broadcast arrived. `overdue`: the hand's
    * deadline passed this long ago with no newer state; `silent`: no state at all this long
    * while seated; `every`: at most one sync this often. Milliseconds. */
-  var RESYNC = { overdue: 3000, silent: 30000, every: 10000 };
+  var RESYNC = { overdue: 3000, silent: 30000, every: 10000, behind: 2000, behindEvery: 3000 };
 
   /* One WebSocket with automatic reconnect (exponential backoff with jitter, capped at 15 s),
    * a ping every 5 s, a watchdog that reconnects when nothing arrives for 15 s, a `sync` when
@@ -82,6 +82,10 @@
     this.lastState = 0; // when the last state frame came (0: none on this connection yet)
     this.stateDeadline = null; // its hand's deadline (epoch seconds), while the hand is in play
     this.stateSeated = false;
+    this.stateVersion = -1; // the newest state frame's version
+    this.pongVersion = -1; // the newest version a pong said was broadcast, and when it said so
+    this.pongAt = 0;
+    this.pongAsked = -1; // the pong version a sync was last sent for
     this.lastSync = 0;
     var self = this;
     root.addEventListener("online", function () { self.reconnectNow(); });
@@ -172,14 +176,25 @@
   Socket.prototype.noteState = function (frame) {
     var hand = frame.hand;
     this.lastState = Date.now();
+    if (typeof frame.version === "number") this.stateVersion = Math.max(this.stateVersion, frame.version);
     this.stateDeadline = hand && hand.status === "active" && hand.view ? hand.view.deadline || null : null;
     this.stateSeated = frame.you !== null && frame.you !== undefined;
   };
 
-  /* A broadcast may be lost while the connection stays up: ask for the snapshot when the hand
-   * should have moved on by now, or when a seated player has heard no state for long. */
+  /* A broadcast may be lost while the connection stays up: ask for the snapshot when a pong
+   * says the table has gone further than the frames we got, when the hand should have moved
+   * on by now, or when a seated player has heard no state for long. */
   Socket.prototype.resyncDue = function (now) {
-    if (!this.lastState || now - this.lastSync < RESYNC.every) return false;
+    if (!this.lastState) return false;
+    // a pong said the table has gone past the last frame we got, and it has not come since
+    // (once asked for a version, not again: a record ahead of a restored database stays ahead)
+    var behind = this.pongVersion > this.stateVersion && this.pongVersion > this.pongAsked &&
+      now - this.pongAt > RESYNC.behind;
+    if (behind && now - this.lastSync >= RESYNC.behindEvery) {
+      this.pongAsked = this.pongVersion;
+      return true;
+    }
+    if (now - this.lastSync < RESYNC.every) return false;
     var overdue = this.stateDeadline !== null && now + this.clockOffset > this.stateDeadline * 1000 + RESYNC.overdue;
     var silent = this.stateSeated && now - this.lastState > RESYNC.silent;
     return overdue || silent;
@@ -233,6 +248,10 @@
     if (message.type === "pong" && typeof message.t === "number" && this.pingSent) {
       var now = Date.now();
       this.clockOffset = message.t * 1000 - (this.pingSent + now) / 2;
+      if (typeof message.version === "number" && message.version > this.pongVersion) {
+        this.pongVersion = message.version;
+        this.pongAt = now;
+      }
     }
     var waiting = message.id ? this.pending[message.id] : null;
     if (waiting && (message.type === "ack" || message.type === "error")) {
