@@ -10,13 +10,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games.lobby import lobby_mark
 from games.sent import sent_mark
-from tables.consumers import LOBBY_GROUP
+
+if TYPE_CHECKING:
+    from tables.models import Table
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +42,8 @@ def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
 
-def _group_send(*messages: tuple[str, dict[str, Any]]) -> None:
-    """Send ``(group, message)`` pairs in order, in one hop to the event loop."""
+def group_send(*messages: tuple[str, dict[str, Any]]) -> None:
+    """Send ``(group, message)`` pairs in order, in one hop to the event loop (from any thread)."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -65,31 +68,25 @@ def _is_in_memory(layer: Any) -> bool:
     return type(layer).__name__ == "InMemoryChannelLayer"
 
 
-def broadcast_table(table_id: int) -> None:
-    """Send every seated player their private frame and the table group the public one."""
+def broadcast_table(table_id: int, held: Table | None = None) -> None:
+    """Send every seated player their private frame and the table group the public one
+    (``held``: the table as the change that committed left it, ``games.frames.table_frames``)."""
     from games.frames import table_frames
 
     try:
-        private, public = table_frames(table_id)
+        private, public = table_frames(table_id, held)
     except Exception:  # a broadcast must never undo a committed change
         log.exception("could not build frames for table %s", table_id)
         return
-    _group_send(
+    group_send(
         *((user_group(user_id), {"type": "table.frame", "table": table_id, "frame": frame})
           for user_id, frame in private.items()),
         (table_group(table_id), {"type": "table.frame", "table": table_id, "frame": public, "public": True}),
-        (LOBBY_GROUP, {"type": "lobby.table", "table": lobby_summary(table_id)}),
     )
     sent_mark(table_id, int(public["version"]))
-
-
-def lobby_summary(table_id: int) -> dict[str, Any]:
-    from tables.models import Table
-    from tables.selectors import table_summary
-
-    return table_summary(Table.objects.select_related("stake_level").get(pk=table_id))
+    lobby_mark(table_id)  # the lobby hears of it within a second (games.lobby)
 
 
 def notify_user(user_id: int, table_id: int, notice: dict[str, Any]) -> None:
     """A one-off notice to one player (removed from a seat, and why)."""
-    _group_send((user_group(user_id), {"type": "table.notice", "table": table_id, "notice": notice}))
+    group_send((user_group(user_id), {"type": "table.notice", "table": table_id, "notice": notice}))

@@ -17,12 +17,12 @@ from django.utils import timezone
 from games.adapters import engine
 from games.models import Hand
 from tables.models import Seat, Table
-from wallet.selectors import table_money
+from wallet.selectors import table_money_column
 
 PROTOCOL_VERSION = 1
 
 
-def _presence(seat: Seat, now: Any, table_ref: str) -> dict[str, Any]:
+def _presence(seat: Seat, now: Any) -> dict[str, Any]:
     window = timedelta(seconds=settings.GAMES_PRESENCE_TIMEOUT)
     online = seat.last_seen is not None and now - seat.last_seen <= window and not seat.disconnected
     return {
@@ -32,12 +32,14 @@ def _presence(seat: Seat, now: Any, table_ref: str) -> dict[str, Any]:
         "status": seat.status,
         "connected": online,
         "auto": seat.disconnected,
-        "table_money": table_money(user=seat.user, table_ref=table_ref),
+        "table_money": seat.table_money,  # type: ignore[attr-defined]  # annotated by _seats
     }
 
 
-def _latest_hand(table: Table) -> Hand | None:
-    return Hand.objects.filter(table=table).order_by("-number").first()
+def _seats(table: Table) -> list[Seat]:
+    """The table's seats with their players and table money, in one query."""
+    seats = Seat.objects.filter(table=table).select_related("user").order_by("index")
+    return list(seats.annotate(table_money=table_money_column(table_ref=table.wallet_ref)))
 
 
 def _hand_part(hand: Hand | None, user_id: int | None) -> dict[str, Any] | None:
@@ -71,14 +73,13 @@ def _base(table: Table, seats: list[Seat]) -> dict[str, Any]:
             "min_table_money": level.min_table_money,
             "seats": level.seats,
         },
-        "seats": [_presence(s, now, table.wallet_ref) for s in seats],
+        "seats": [_presence(s, now) for s in seats],
     }
 
 
 def _load(table_id: int) -> tuple[Table, list[Seat], Hand | None]:
-    table = Table.objects.select_related("stake_level").get(pk=table_id)
-    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
-    return table, seats, _latest_hand(table)
+    table = Table.objects.select_related("stake_level", "current_hand").get(pk=table_id)
+    return table, _seats(table), table.current_hand
 
 
 def frame_for(table_id: int, user_id: int | None) -> dict[str, Any]:
@@ -96,9 +97,14 @@ def is_seated(frame: dict[str, Any]) -> bool:
     return frame["you"] is not None or (frame["hand"] or {}).get("seat") is not None
 
 
-def table_frames(table_id: int) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
-    """Private frames per seated (or dealt-in) user, and the public frame."""
-    table, seats, hand = _load(table_id)
+def table_frames(table_id: int, held: Table | None = None) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
+    """Private frames per seated (or dealt-in) user, and the public frame. ``held``: the table
+    as the change that just committed left it (locked, with its stake level and current hand
+    in memory), so only the seats and their table money are read."""
+    if held is None:
+        table, seats, hand = _load(table_id)
+    else:
+        table, seats, hand = held, _seats(held), held.current_hand
     base = _base(table, seats)
     users: dict[int, int | None] = {s.user_id: s.index for s in seats}  # None: dealt in, no longer seated
     if hand is not None and hand.status == Hand.Status.ACTIVE:

@@ -27,6 +27,10 @@ class Hand(models.Model):
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     #: Hand seat index -> {"user": id, "seat": table seat index, "name": shown name}.
     players = models.JSONField()
+    # Actions logged so far (the next one's seq is this + 1), kept on the row the action saves anyway.
+    action_count = models.PositiveIntegerField(default=0)
+    # Users dealt in who have left the table: a phase waiting only on them ends at once.
+    leavers = models.JSONField(default=list, blank=True)
     server_seed = models.CharField(max_length=64)
     commitment = models.CharField(max_length=64)
     client_seeds = models.JSONField(default=list, blank=True)

@@ -11,6 +11,7 @@ import time
 
 from config import metrics
 from config.celery_app import app
+from games.lobby import lobby_publish
 from games.services.hands import hand_expire, hand_start_if_ready
 from games.services.retry import with_retries
 from games.services.sweeper import hands_sweep
@@ -34,3 +35,8 @@ def start_hand(table_id: int, hands_played: int | None = None, due: float | None
 @app.task(name="games.sweep", ignore_result=True)
 def sweep() -> None:
     hands_sweep()
+
+
+@app.task(name="games.lobby_publish", ignore_result=True)
+def publish_lobby() -> None:
+    lobby_publish()

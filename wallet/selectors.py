@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.db.models import QuerySet, Sum
+from django.db.models import OuterRef, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
@@ -22,6 +23,14 @@ def table_money(*, user: User, table_ref: str) -> int:
     """The player's table money (escrow) at one table, in minor units."""
     account = Account.objects.filter(kind=AccountKind.TABLE, user=user, table_ref=table_ref).only("balance").first()
     return 0 if account is None else account.balance
+
+
+def table_money_column(*, table_ref: str, user: str = "user_id") -> Coalesce:
+    """Table money at one table as a column of a query whose ``user`` field names the player:
+    ``Seat.objects.annotate(table_money=table_money_column(table_ref=...))`` reads every
+    seat's in the seats' own query (the account's unique index per user and table)."""
+    balance = Account.objects.filter(kind=AccountKind.TABLE, table_ref=table_ref, user=OuterRef(user))
+    return Coalesce(Subquery(balance.values("balance")[:1]), 0)
 
 
 def table_money_list(*, user: User) -> QuerySet[Account]:

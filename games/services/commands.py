@@ -41,11 +41,14 @@ def dispatch(table_id: int, user: User, message: Message) -> dict[str, Any]:
 
 
 def _once(table_id: int, user: User, message: Message) -> dict[str, Any]:
+    """Optimistic: a new id (the usual case) costs one insert, beside the effect. A spent id
+    shows itself when the effect is refused (a resend of what has been applied) or when its
+    insert fails (any other resend, or a concurrent one that committed first); either way
+    ours is rolled back whole and the first reply, or ``duplicate_id``, is the answer."""
     fingerprint = request_fingerprint(table_id=table_id, type=message.type, data=message.data)
     try:
         return _run_once(table_id, user, message, fingerprint)
-    except IntegrityError:
-        # A concurrent request with the same id committed first; ours was rolled back whole.
+    except (IntegrityError, AppError):
         earlier = request_earlier_reply(user=user, client_id=str(message.id), fingerprint=fingerprint)
         if earlier is None:
             raise
@@ -54,18 +57,17 @@ def _once(table_id: int, user: User, message: Message) -> dict[str, Any]:
 
 @transaction.atomic
 def _run_once(table_id: int, user: User, message: Message, fingerprint: str) -> dict[str, Any]:
-    earlier = request_earlier_reply(user=user, client_id=str(message.id), fingerprint=fingerprint)
-    if earlier is not None:
-        return earlier
-    reply = _dispatch(table_id, user, message)
+    reply = _dispatch(table_id, user, message, id_spent=True)
     request_record(user=user, client_id=str(message.id), type=message.type, fingerprint=fingerprint, reply=reply)
     return reply
 
 
-def _dispatch(table_id: int, user: User, message: Message) -> dict[str, Any]:
+def _dispatch(table_id: int, user: User, message: Message, id_spent: bool = False) -> dict[str, Any]:
     data = message.data
     if message.type == "action":
-        return hands.hand_act(table_id=table_id, user=user, action=data["action"], client_id=message.id)
+        return hands.hand_act(
+            table_id=table_id, user=user, action=data["action"], client_id=message.id, id_spent=id_spent
+        )
     if message.type == "join":
         seat = seating.seat_join(
             table_id=table_id, user=user, buy_in=data["buy_in"], request_id=str(message.id),

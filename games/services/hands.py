@@ -47,6 +47,7 @@ from games.services.store import (
     outage_suspected,
     seats_locked,
     table_lock,
+    table_lock_for_change,
     table_touch,
 )
 from tables.models import Seat, Table
@@ -140,10 +141,11 @@ def _deal(table: Table, seats: list[Seat], stacks: list[int], carry: dict[str, A
         table=table, number=number, game=level.game, state=state, phase_seq=state["phase_seq"],
         deadline=epoch_to_dt(engine(level.game).deadline(state)),
         players=[{"user": s.user_id, "seat": s.index, "name": s.user.shown_name} for s in seats],
+        leavers=[s.user_id for s in seats if s.status == Seat.Status.LEAVING],
         server_seed=seed, commitment=commitment(seed), rules=rules,
     )
-    table.hands_played = number
-    table.save(update_fields=["hands_played"])
+    table.hands_played, table.current_hand = number, hand
+    table.save(update_fields=["hands_played", "current_hand"])
     if presence_matters(level.game):
         _sync_presence(hand, seats)
     _leavers_check(table, hand)  # a set's leavers are dealt in too: nobody may be left to wait for
@@ -162,7 +164,7 @@ def _sync_presence(hand: Hand, seats: list[Seat]) -> None:
             action = {"type": "disconnect" if seat.disconnected else "reconnect"}
             hand.state, _events = engine(hand.game).apply(hand.state, index, action, now=time.time())
             action_log(hand, seat=index, user=seat.user, action=action, client_id=None, auto=True)
-    hand.save(update_fields=["state"])
+    hand.save(update_fields=["state", "action_count"])
 
 
 # --- acting ----------------------------------------------------------------------------------
@@ -170,22 +172,26 @@ def _sync_presence(hand: Hand, seats: list[Seat]) -> None:
 #: Engine actions only the platform may send (presence is measured, not declared).
 SERVER_ONLY_ACTIONS = frozenset({"disconnect", "reconnect"})
 
-@transaction.atomic
-def hand_act(*, table_id: int, user: User, action: dict[str, Any], client_id: str | None = None) -> dict[str, Any]:
-    """Apply one player action. The same ``client_id`` twice is applied once.
+@transaction.atomic(savepoint=False)  # a refusal rolls back the caller's transaction whole
+def hand_act(
+    *, table_id: int, user: User, action: dict[str, Any], client_id: str | None = None, id_spent: bool = False
+) -> dict[str, Any]:
+    """Apply one player action. The same ``client_id`` twice is applied once: the caller that
+    has spent the id in this transaction (``id_spent``: ``commands.dispatch``) has made sure
+    of that already; otherwise the hand's log is asked.
 
     Returns ``{"status": "applied" | "duplicate", "version": table version}``.
     """
     clock = metrics.ActionClock(auto=False)
-    table = table_lock(table_id)
+    table = table_lock_for_change(table_id)  # an action applied always changes the table
     hand = hand_active_locked(table)
     if hand is None:
         raise NoActiveHand(_("No hand is in play at this table."))
     seat = hand.seat_of(user.pk)
     if seat is None:
         raise NotSeated(_("You are not dealt into this hand."))
-    if client_id and HandAction.objects.filter(hand=hand, user=user, client_id=client_id).exists():
-        return {"status": "duplicate", "version": table.version}
+    if client_id and not id_spent and HandAction.objects.filter(hand=hand, user=user, client_id=client_id).exists():
+        return {"status": "duplicate", "version": table_touch(table)}  # the bump taken: sent as a frame
     if action.get("type") in SERVER_ONLY_ACTIONS:
         raise PlayError(_("That action is sent by the server only."), code="illegal")
     try:
@@ -229,14 +235,13 @@ def _leavers_played(table: Table, hand: Hand, state: dict[str, Any]) -> dict[str
     the table) waiting out the clock for nobody. A seat merely disconnected may come back, so
     its time runs as usual (docs/RULES.md "Disconnected players")."""
     game_engine = engine(hand.game)
-    leaving: set[int] | None = None
+    leaving = set(hand.leavers)
     for _step in range(LEAVERS_STEPS):
+        if not leaving:
+            break
         awaited = game_engine.awaiting(state)
         if not awaited or game_engine.deadline(state) is None or game_engine.result(state) is not None:
             break
-        if leaving is None:
-            gone = Seat.objects.filter(table=table, status=Seat.Status.LEAVING)
-            leaving = set(gone.values_list("user_id", flat=True))
         if not all(hand.players[seat]["user"] in leaving for seat in awaited):
             break
         # Every engine keeps its phase deadline in state["deadline"] (games/engine/protocol.py).
@@ -318,27 +323,36 @@ def hand_void(*, hand_id: int, reason: str) -> bool:
 
 # --- presence --------------------------------------------------------------------------------
 
-def hand_player_left(*, table: Table, user: User) -> None:
-    """Tell the engine a dealt-in player left or disconnected (where presence matters); a phase
-    left waiting only on players who have left the table ends at once."""
-    if _engine_presence(table, user, {"type": "disconnect"}):
-        return  # the engine's advance has ended such a phase
+def hand_player_left(*, table: Table, user: User, leaving: bool = False) -> None:
+    """A dealt-in player disconnected or (``leaving``) left the table (``table`` locked by
+    ``store.table_lock``): the engine is told where presence matters, and a phase left waiting
+    only on players who have left ends at once."""
     hand = hand_active_locked(table)
-    if hand is not None:
-        _leavers_check(table, hand)
+    if hand is None or hand.seat_of(user.pk) is None:
+        return
+    if leaving and user.pk not in hand.leavers:
+        hand.leavers = [*hand.leavers, user.pk]
+    if _engine_presence(table, hand, user, {"type": "disconnect"}):
+        return  # the engine's advance has ended such a phase, and saved the hand
+    state = _leavers_played(table, hand, hand.state)
+    if state is not hand.state:
+        hand_advance(table, hand, state)
+    elif leaving:
+        hand.save(update_fields=["leavers"])
 
 
 def hand_player_back(*, table: Table, user: User) -> None:
-    _engine_presence(table, user, {"type": "reconnect"})
+    hand = hand_active_locked(table)
+    if hand is not None:
+        _engine_presence(table, hand, user, {"type": "reconnect"})
 
 
-def _engine_presence(table: Table, user: User, action: dict[str, Any]) -> bool:
+def _engine_presence(table: Table, hand: Hand, user: User, action: dict[str, Any]) -> bool:
     """Tell the engine (where presence matters); whether it took the news."""
     if not presence_matters(table.stake_level.game):
         return False  # the rules do not depend on disconnections: the timer auto-plays
-    hand = hand_active_locked(table)
-    seat = hand.seat_of(user.pk) if hand else None
-    if hand is None or seat is None:
+    seat = hand.seat_of(user.pk)
+    if seat is None:
         return False
     try:
         state, _events = engine(hand.game).apply(hand.state, seat, action, now=time.time())

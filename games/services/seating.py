@@ -116,7 +116,7 @@ def seat_leave(*, table_id: int, user: User) -> bool:
         # auto-played to the end of the set.
         seat.disconnected = seat.disconnected or presence_matters(game)
         seat.save(update_fields=["status", "disconnected"])
-        hand_player_left(table=table, user=user)
+        hand_player_left(table=table, user=user, leaving=True)
         table_touch(table)
         return False
     seat_remove(table=table, seat=seat, reason="left")

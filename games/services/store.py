@@ -8,6 +8,7 @@ Nothing here decides anything about a game or settles a hand.
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -29,17 +30,51 @@ SWEEPER_CLOCK = "sweeper"
 # --- tables ----------------------------------------------------------------------------------
 
 def table_lock(table_id: int) -> Table:
-    """Lock the table row: every change at a table is serialised on it."""
-    return Table.objects.select_for_update().select_related("stake_level").get(pk=table_id)
+    """Lock the table row: every change at a table is serialised on it. Its stake level is
+    read with it but not locked (tables of a level must not queue behind each other); its
+    current hand is read once the lock is held (a hand changes only under its table's lock)."""
+    table = Table.objects.select_for_update(of=("self",)).select_related("stake_level").get(pk=table_id)
+    table.current_hand = Hand.objects.filter(pk=table.current_hand_id).first() if table.current_hand_id else None
+    return table
+
+
+def table_lock_for_change(table_id: int) -> Table:
+    """Lock the table by bumping its version, for a request that changes the table if it is
+    applied (a refused one rolls back, bump and all), then read the table with its stake level
+    and current hand in one query: two statements where :func:`table_lock` and the
+    :func:`table_touch` that follows take three. (Read after the lock, the hand is the latest;
+    read with the lock, a hand changed by the transaction it waited for could be the old one.)"""
+    if not Table.objects.filter(pk=table_id).update(version=F("version") + 1):
+        raise Table.DoesNotExist(f"no table {table_id}")
+    table = Table.objects.select_related("stake_level", "current_hand").get(pk=table_id)
+    table.version_bumped = True  # type: ignore[attr-defined]  # the next table_touch has been done
+    return table
+
+
+#: The newest version each table was touched to in this thread: of the broadcasts a
+#: transaction queued for a table, only the one for its last touch runs.
+_touched = threading.local()
 
 
 def table_touch(table: Table) -> int:
-    """Bump the table's version and broadcast the new state after commit."""
-    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
-    table.refresh_from_db(fields=["version"])
-    table_id = table.pk
-    transaction.on_commit(lambda: broadcast_table(table_id), robust=True)
-    return table.version
+    """Bump the (locked) table's version and broadcast the new state after commit, once
+    however many times a transaction touches the table."""
+    if getattr(table, "version_bumped", False):
+        table.version_bumped = False  # type: ignore[attr-defined]  # bumped by table_lock_for_change
+    else:
+        Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+        table.version += 1  # the row is locked: the copy in memory is the row
+    table_id, version = table.pk, table.version
+    latest: dict[int, int] = _touched.__dict__.setdefault("latest", {})
+    latest[table_id] = version
+
+    def broadcast() -> None:  # from the table as this transaction left it, not reloaded
+        if latest.get(table_id) == version:
+            del latest[table_id]
+            broadcast_table(table_id, table)
+
+    transaction.on_commit(broadcast, robust=True)
+    return version
 
 
 def seats_locked(table: Table) -> list[Seat]:
@@ -54,17 +89,22 @@ def hand_active(table: Table) -> Hand | None:
 
 
 def hand_active_locked(table: Table) -> Hand | None:
-    """The hand in play at the (locked) table, its row locked too."""
-    return Hand.objects.select_for_update().filter(table=table, status=Hand.Status.ACTIVE).first()
+    """The hand in play at the locked table (:func:`table_lock` read it with the table)."""
+    hand = table.current_hand
+    return hand if hand is not None and hand.status == Hand.Status.ACTIVE else None
 
 
 def hand_locked_with_table(hand_id: int) -> tuple[Table, Hand] | None:
-    """Lock a hand's table row, then the hand's (the lock order of every change at a table);
-    None when there is no such hand."""
+    """Lock a hand's table row (the lock every change at a table takes) and return it with
+    the hand; None when there is no such hand."""
     table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
     if table_id is None:
         return None
-    return table_lock(table_id), Hand.objects.select_for_update().get(pk=hand_id)
+    table = table_lock(table_id)
+    hand = table.current_hand
+    if hand is not None and hand.pk == hand_id:
+        return table, hand
+    return table, Hand.objects.get(pk=hand_id)  # an older hand: only ever found finished
 
 
 def epoch_to_dt(value: float | None) -> datetime | None:
@@ -87,7 +127,7 @@ def hand_state_store(hand: Hand, state: dict[str, Any]) -> None:
     is already set, games/timers.py)."""
     armed = (hand.phase_seq, hand.deadline)
     hand_state_set(hand, state)
-    hand.save(update_fields=["state", "version", "phase_seq", "deadline"])
+    hand.save(update_fields=["state", "version", "phase_seq", "deadline", "action_count", "leavers"])
     if (hand.phase_seq, hand.deadline) != armed:
         hand_timer_arm(hand)
 
@@ -102,10 +142,11 @@ def hand_timer_arm(hand: Hand) -> None:
 def action_log(
     hand: Hand, *, seat: int | None, user: User | None, action: dict[str, Any], client_id: str | None, auto: bool
 ) -> None:
-    """Append an action to the hand's log, stamped with the version it leads to."""
-    seq = HandAction.objects.filter(hand=hand).count() + 1
+    """Append an action to the hand's log, stamped with the version it leads to. The hand's
+    ``action_count`` goes up in memory: the caller saves the hand (as every change does)."""
+    hand.action_count += 1
     HandAction.objects.create(
-        hand=hand, seq=seq, seat=seat, user=user, action=action, client_id=client_id, auto=auto,
+        hand=hand, seq=hand.action_count, seat=seat, user=user, action=action, client_id=client_id, auto=auto,
         version=hand.version + 1,
     )
 

@@ -1,8 +1,8 @@
-"""The lobby WebSocket: the open tables on connect, then one message per changed table.
+"""The lobby WebSocket: the open tables on connect, then at most one message a second with the
+summaries of the tables changed since the last.
 
-Live play (``games.broadcast``) sends each changed table's summary to :data:`LOBBY_GROUP`;
-this module owns the group's name, so live play imports it from here and nothing here
-imports live play."""
+Live play (``games.lobby``) sends them to :data:`LOBBY_GROUP`; this module owns the group's
+name, so live play imports it from here and nothing here imports live play."""
 
 from __future__ import annotations
 
@@ -55,5 +55,5 @@ class LobbyConsumer(LocalizedWebsocketConsumer):
             code, message = "read_only", _("The lobby only sends.")
         await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))
 
-    async def lobby_table(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps({"type": "table", "table": event["table"]}))
+    async def lobby_tables(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps({"type": "tables", "tables": event["tables"]}))

@@ -80,6 +80,11 @@ class Table(models.Model):
     hands_played = models.PositiveIntegerField(default=0)
     #: +1 on every change at this table (seats or hand); every state frame carries it.
     version = models.PositiveBigIntegerField(default=0)
+    #: The table's latest hand (in play, or the last one finished): read with the table row in
+    #: the one query that locks it. Written only by games.services, at the deal.
+    current_hand = models.ForeignKey(
+        "games.Hand", on_delete=models.SET_NULL, null=True, blank=True, related_name="+", editable=False,
+    )
     #: Who closed the table, when and why (``games.services.seating.table_close``).
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
     closed_by = models.ForeignKey(

@@ -21,7 +21,7 @@
         this.socket = new CT.Socket(data.ws, {
           status: function (status) { self.status = status; },
           lobby: function (m) { self.tables = m.tables; },
-          table: function (m) { self.upsert(m.table); }
+          tables: function (m) { m.tables.forEach(function (table) { self.upsert(table); }); }
         });
         this.socket.connect();
       },

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -21,6 +22,7 @@ from games.engine.cards import cards_str
 from games.models import Hand
 from games.services.hands import hand_act, hand_expire, hand_player_back, hand_player_left, hand_start_if_ready
 from games.services.seating import seat_join
+from games.services.store import table_lock
 from history.models import HandRecord
 from tables.models import Table
 from tests.factories import funded_user, table_at
@@ -93,10 +95,12 @@ class Live:
         if hand.game == "thirteen_trio" and self.rng.random() < self.disconnects:
             seat = self.rng.randrange(3)
             user = self.by_id(hand.players[seat]["user"])
-            if hand.state["seats"][seat]["connected"]:
-                hand_player_left(table=self.table, user=user)
-            else:
-                hand_player_back(table=self.table, user=user)
+            with transaction.atomic():  # as presence calls them: the table locked
+                table = table_lock(self.table.pk)
+                if hand.state["seats"][seat]["connected"]:
+                    hand_player_left(table=table, user=user)
+                else:
+                    hand_player_back(table=table, user=user)
         elif seats and self.rng.random() >= auto_rate:
             seat = self.rng.choice(seats)
             hand_act(table_id=self.table.pk, user=self.by_id(hand.players[seat]["user"]),

@@ -10,7 +10,8 @@ from games.engine.thirteen.arrange import arrange
 
 
 def bot_move(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
-    """The automatic arrangement (declaring a natural it holds) while the seat has to submit."""
+    """The automatic arrangement (declaring a natural worth at least its best rows) while the
+    seat has to submit."""
     me = view["seats"][view["you"]]
     if view["phase"] != "arrange" or me["submitted"]:
         return None

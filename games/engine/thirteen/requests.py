@@ -119,7 +119,8 @@ def score_request(req: dict[str, Any]) -> dict[str, Any]:
 
 def arrange_request(req: dict[str, Any]) -> dict[str, Any]:
     """``{"game": "thirteen", "cards": [13]}`` → ``{"front", "middle", "back", "declare"}``:
-    the automatic, never-fouled arrangement, declaring any natural (docs/RULES.md "Naturals")."""
+    the automatic, never-fouled arrangement, declaring a natural when it is worth at least the
+    best rows (docs/RULES.md "Naturals")."""
     req = _check_game(req)
     _check_fields(req, {"game", "cards"}, "")
     cards = parse_cards(req.get("cards"), count=13, field="cards")

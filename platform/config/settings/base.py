@@ -316,9 +316,14 @@ GAMES_CLIENT_ID_RETENTION = env.int("GAMES_CLIENT_ID_RETENTION", default=7 * 24 
 # processes"), so the watchdog never waits behind a backlog of timers; a sweep that waited past
 # its next one is dropped, not run late.
 GAMES_SWEEP_QUEUE = env.str("GAMES_SWEEP_QUEUE", default="sweep")
-CELERY_TASK_ROUTES = {"games.sweep": {"queue": GAMES_SWEEP_QUEUE}}
+CELERY_TASK_ROUTES = {"games.sweep": {"queue": GAMES_SWEEP_QUEUE}, "games.lobby_publish": {"queue": GAMES_SWEEP_QUEUE}}
 CELERY_BEAT_SCHEDULE["games-sweep"] = {
     "task": "games.sweep", "schedule": GAMES_SWEEP_EVERY, "options": {"expires": 2 * GAMES_SWEEP_EVERY},
+}
+# The lobby's coalesced feed (games/lobby.py): the tables changed in the last second, at once.
+GAMES_LOBBY_EVERY = env.float("GAMES_LOBBY_EVERY", default=1.0)
+CELERY_BEAT_SCHEDULE["games-lobby"] = {
+    "task": "games.lobby_publish", "schedule": GAMES_LOBBY_EVERY, "options": {"expires": GAMES_LOBBY_EVERY},
 }
 
 # --- Disputes -------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import pytest
 import time_machine
 
 from games.engine.cards import cards_str, parse_cards
+from games.lobby import lobby_publish
 from games.models import Hand
 from games.services import seating
 from games.services.hands import hand_act, hand_expire, hand_start_if_ready
@@ -106,7 +107,7 @@ def test_samgong_banker_keeps_the_bank_until_a_zero_point_hand(funded, table_for
 
 
 @pytest.mark.asyncio
-async def test_the_lobby_socket_lists_tables_and_follows_seat_changes(funded, table_for):
+async def test_the_lobby_socket_lists_tables_then_hears_the_changes_once_a_second(funded, table_for):
     import json
 
     from channels.routing import URLRouter
@@ -119,14 +120,17 @@ async def test_the_lobby_socket_lists_tables_and_follows_seat_changes(funded, ta
     assert (await lobby.connect())[0]
     first = json.loads(await lobby.receive_from())
     assert first["type"] == "lobby" and table.pk in [t["id"] for t in first["tables"]]
-    user = await db(funded)()
-    await db(seating.seat_join)(table_id=table.pk, user=user, buy_in=table.stake_level.min_buy_in, request_id="l")
+    users = [await db(funded)() for _ in range(2)]
+    for i, user in enumerate(users):
+        await db(seating.seat_join)(table_id=table.pk, user=user, buy_in=table.stake_level.min_buy_in, request_id=f"l{i}")
+    assert await lobby.receive_nothing(0.3)  # two changes, nothing sent yet: the lobby hears once a second
+    assert await db(lobby_publish)() >= 1  # the beat's task, every GAMES_LOBBY_EVERY seconds
     update = json.loads(await lobby.receive_from())
-    while update["table"]["id"] != table.pk:  # the lobby hears every table: a late one of an earlier test
-        update = json.loads(await lobby.receive_from())
-    assert update["type"] == "table"
-    assert update["table"]["players"][0]["name"] == user.shown_name
-    assert 0 not in update["table"]["free_seats"]
+    assert update["type"] == "tables"
+    summary = next(t for t in update["tables"] if t["id"] == table.pk)  # with any other table changed since
+    assert [p["name"] for p in summary["players"]] == [u.shown_name for u in users]
+    assert {0, 1}.isdisjoint(summary["free_seats"])
+    assert await db(lobby_publish)() == 0 and await lobby.receive_nothing(0.3)  # nothing changed since
     await lobby.disconnect()
 
 

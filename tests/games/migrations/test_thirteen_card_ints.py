@@ -34,11 +34,14 @@ def _hand(players: list, submitted: bool) -> Hand:
     state = thirteen.new_hand(rules={}, seats=seats, carry=None, server_seed="ab" * 32, now=time.time())
     if submitted:
         state, _ = thirteen.apply(state, 0, thirteen.auto_action(state, 0), now=time.time())
-    return Hand.objects.create(
+    hand = Hand.objects.create(
         table=table, number=1, game="thirteen", state=_as_strings(state), phase_seq=state["phase_seq"],
         players=[{"user": p.pk, "seat": i, "name": p.username} for i, p in enumerate(players)],
         server_seed="ab" * 32, commitment="c" * 64, rules={},
     )
+    table.current_hand = hand  # as the deal points the table at its hand
+    table.save(update_fields=["current_hand"])
+    return hand
 
 
 @pytest.mark.django_db

@@ -1,0 +1,138 @@
+"""What one request costs in SQL, counted by Django (docs/SCALING.md "The action path").
+
+A count of statements is deterministic, so it is asserted here, not benchmarked: a player's
+action takes at most 6 statements with its broadcast (lock and read, log the action, save the
+hand, the table's version, the spent request id; the seats and their table money for the
+frames), however many seats; settling a hand takes a number that does not grow with the seats.
+Transaction control (BEGIN, COMMIT, savepoints) is not counted: it carries no work. The frames
+sent are the ones a fresh read of the database gives.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import broadcast
+from games.adapters import engine, player_limits
+from games.frames import frame_for
+from games.models import Hand
+from games.protocol import Message
+from games.services import commands
+from games.services.hands import hand_start_if_ready
+from tables.models import Table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ACTION_BUDGET = 6
+CONTROL = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE SAVEPOINT|ROLLBACK TO SAVEPOINT)\b", re.I)
+GAMES = [("thirteen", ""), ("thirteen_trio", ""), ("samgong", "all_compare"), ("samgong", "banker_bid"),
+         ("samgong", "house")]
+_ids = itertools.count()
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """Every channel-layer message sent, in order (the layer itself is not needed here)."""
+    messages: list[tuple[str, dict[str, Any]]] = []
+    monkeypatch.setattr(broadcast, "group_send", lambda *pairs: messages.extend(pairs))
+    return messages
+
+
+def _counted(run: Any) -> tuple[Any, list[str]]:
+    with CaptureQueriesContext(connection) as ctx:
+        result = run()
+    return result, [q["sql"] for q in ctx.captured_queries if not CONTROL.match(q["sql"])]
+
+
+def _request(table: Table, user: Any, type: str, **data: Any) -> tuple[dict[str, Any], list[str]]:
+    message = Message(type=type, id=f"q{next(_ids)}", data=data)
+    return _counted(lambda: commands.dispatch(table.pk, user, message))
+
+
+def _seated(table: Table, users: list) -> None:
+    for user in users:
+        reply, _sql = _request(table, user, "join", buy_in=table.stake_level.min_buy_in * 3)
+        assert "seat" in reply
+
+
+def _frames_fresh(table: Table, sent: list[tuple[str, dict[str, Any]]]) -> None:
+    """Each frame sent is what a snapshot read from the database now would say."""
+    frames = [(group, m["frame"]) for group, m in sent if m.get("type") == "table.frame"]
+    assert frames
+    for group, frame in frames:
+        user = int(group.split(".")[1]) if group.startswith("user.") else None
+        assert frame == frame_for(table.pk, user), group
+    sent.clear()
+
+
+def _play(table: Table, users: list, sent: list) -> tuple[list[list[str]], list[str]]:
+    """Play a hand out by requests; the statements of each mid-hand action, and of the one
+    that settled it."""
+    by_id = {u.pk: u for u in users}
+    hand = hand_start_if_ready(table_id=table.pk)
+    assert hand is not None
+    sent.clear()
+    eng, actions = engine(hand.game), []
+    for _ in range(40):
+        seat = next(s for s in range(len(hand.players)) if eng.legal_actions(hand.state, s))
+        user = by_id[hand.players[seat]["user"]]
+        reply, sql = _request(table, user, "action", action=dict(eng.auto_action(hand.state, seat)))
+        assert reply["status"] == "applied", reply
+        _frames_fresh(table, sent)
+        hand = Hand.objects.get(pk=hand.pk)
+        if hand.status != Hand.Status.ACTIVE:
+            return actions, sql
+        actions.append(sql)
+    raise AssertionError("the hand did not end")
+
+
+@pytest.mark.parametrize(("game", "mode"), GAMES, ids=[f"{g}-{m or 'standard'}" for g, m in GAMES])
+def test_an_action_costs_at_most_six_statements_with_its_broadcast(funded, table_for, sent, game, mode):
+    table = table_for(game, mode)
+    users = [funded() for _ in range(player_limits(table.stake_level)[1])]
+    _seated(table, users)
+    actions, _settling = _play(table, users, sent)
+    assert actions, "no action before the settling one"
+    for sql in actions:
+        assert len(sql) <= ACTION_BUDGET, "\n".join(sql)
+    print(f"actions {game} {mode}: {sorted({len(sql) for sql in actions})} statements")
+
+
+@pytest.mark.parametrize(("game", "mode"), GAMES, ids=[f"{g}-{m or 'standard'}" for g, m in GAMES])
+def test_settling_a_hand_costs_the_same_whatever_the_number_of_seats(funded, table_for, sent, game, mode):
+    counts = []
+    low, high = player_limits(table_for(game, mode).stake_level)
+    for n in sorted({max(low, 2), high}):
+        table = table_for(game, mode)
+        users = [funded() for _ in range(n)]
+        _seated(table, users)
+        _actions, settling = _play(table, users, sent)
+        counts.append(len(settling))
+    assert len(set(counts)) == 1, counts
+    print(f"settling {game} {mode}: {counts[0]} statements")
+
+
+def test_joining_and_leaving_cost_a_bounded_number_of_statements(funded, table_for, sent):
+    table = table_for("thirteen")
+    users = [funded() for _ in range(4)]
+    joins = []
+    for user in users:
+        reply, sql = _request(table, user, "join", buy_in=table.stake_level.min_buy_in * 3)
+        assert "seat" in reply
+        joins.append(len(sql))
+        _frames_fresh(table, sent)
+    leaves = []
+    for user in users[1:]:
+        reply, sql = _request(table, user, "leave")
+        assert reply == {"left": True}
+        leaves.append(len(sql))
+        _frames_fresh(table, sent)
+    assert len(set(joins)) == 1 and len(set(leaves)) == 1, (joins, leaves)  # the same for every seat
+    assert max(joins) <= 12 and max(leaves) <= 12, (joins, leaves)
+    print(f"join {joins[0]}, leave {leaves[0]} statements")
