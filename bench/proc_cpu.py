@@ -14,7 +14,8 @@ its end), the CPU time (utime + stime, /proc/<pid>/stat) of:
 - COMMAND itself with all its descendants (its rusage instead if it ends with the mark there);
 - the PostgreSQL backends of the run's database: their pids from ``pg_stat_activity`` every
   SAMPLE_EVERY seconds, each backend from its first sample (from 0 if it started in the
-  window) to its last, so a backend that ends loses only its time since its last sample;
+  window) to its last, so a backend that ends loses only its time since its last sample (the
+  same samples count the backends running a statement and those waiting on a lock);
 - the machine (/proc/stat): every CPU's busy time, for what the listed processes leave over.
 
 ``db`` reads the run database's hands, actions (automatic or not) and ``pg_stat_database``
@@ -150,8 +151,15 @@ class Backends:
     last: dict[tuple[int, int], int] = field(default_factory=dict)
     live: set[tuple[int, int]] = field(default_factory=set)
     samples: int = 0
+    active: int = 0  # backends running a statement, summed over the samples
+    locked: int = 0  # of those, waiting on a lock (a row's, a transaction's)
 
-    def sample(self, procs: Iterable[Proc]) -> None:
+    def sample(self, procs: Iterable[Proc], activity: Iterable[tuple[str | None, str | None]] = ()) -> None:
+        """One sample: the backends' processes, and each backend's (state, wait_event_type)
+        from pg_stat_activity."""
+        for state, wait in activity:
+            self.active += state == "active"
+            self.locked += state == "active" and wait == "Lock"
         self.samples += 1
         self.live = set()
         for p in procs:
@@ -237,9 +245,10 @@ class Window:
         self.sample()
 
     def sample(self) -> None:
-        pids = [row[0] for row in self.db.execute(
-            "SELECT pid FROM pg_stat_activity WHERE datname = %s", (self.dbname,)).fetchall()]
-        self.backends.sample(p for pid in pids if (p := read_stat(pid)) is not None)
+        rows = self.db.execute("SELECT pid, state, wait_event_type FROM pg_stat_activity WHERE datname = %s",
+                               (self.dbname,)).fetchall()
+        self.backends.sample([p for pid, _, _ in rows if (p := read_stat(pid)) is not None],
+                             [(state, wait) for _, state, wait in rows])
 
     def end(self, child_cpu: float | None) -> dict[str, Any]:
         """The figures at the window's end: when the bots have ended (``child_cpu`` None: the
@@ -262,7 +271,8 @@ class Window:
             "machine_busy": busy / HZ, "machine_all": total / HZ, "kinds": kinds,
             "sampler": _self_cpu() - self.self_cpu,
             "backends": {"seen": len(self.backends.last), "ended": self.backends.ended,
-                         "samples": self.backends.samples},
+                         "samples": self.backends.samples, "active": self.backends.active,
+                         "locked": self.backends.locked},
         }
 
 
@@ -371,11 +381,21 @@ def report_text(row: dict[str, Any]) -> str:
         share = f"{100 * value / busy:.0f} %" if value is not None and busy else "-"
         line = f"  {kind:<10} {_num(value, 2):>8} {share:>8} {_num(ms[kind], 2):>10}  {notes.get(kind, '')}"
         lines.append(line.rstrip())
+    if backends.get("samples"):
+        n = backends["samples"]
+        lines.append(f"PostgreSQL backends of the run's database at a sample, on average: {backends['active'] / n:.1f} "
+                     f"running a statement, {backends['locked'] / n:.1f} of them waiting on a lock")
     return "\n".join(lines)
 
 
+def lock_waits(cpu: dict[str, Any]) -> float | None:
+    """The run database's backends waiting on a lock at a sample, on average."""
+    backends = cpu.get("backends", {})
+    return backends.get("locked", 0) / backends["samples"] if backends.get("samples") else None
+
+
 SERIES_COLUMNS = ("tables", "hands", "hands/min", "p50 ms", "p99 ms", "failures", *KINDS, "other", "machine busy",
-                  "xacts/action")
+                  "xacts/action", "lock waits")
 
 
 def series_line(row: dict[str, Any]) -> str:
@@ -385,7 +405,8 @@ def series_line(row: dict[str, Any]) -> str:
     busy = f"{100 * cpu['machine_busy'] / cpu['machine_all']:.0f} %" if cpu.get("machine_all") else "-"
     cells = [str(row.get("tables", "?")), f"{ended}/{row.get('hands_wanted', '?')}", _num(row.get("hands_per_min")),
              _num(row.get("p50_ms"), 0), _num(row.get("p99_ms"), 0), str(row.get("failures", "?")),
-             *(_num(ms.get(kind), 1) for kind in (*KINDS, "other")), busy, _num(row.get("xacts_per_action"), 1)]
+             *(_num(ms.get(kind), 1) for kind in (*KINDS, "other")), busy, _num(row.get("xacts_per_action"), 1),
+             _num(lock_waits(cpu), 1)]
     return "| " + " | ".join(cells) + " |"
 
 

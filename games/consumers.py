@@ -65,6 +65,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
         self.user = self.scope.get("user")
         self.bucket = TokenBucket(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST)
         self.version = -1  # the newest state version sent on this connection
+        self.away = False  # the last frame sent showed this player's seat away
         if not await database_sync_to_async(_table_exists)(self.table_id):
             await self.close(code=CLOSE_NO_TABLE)
             return
@@ -77,7 +78,8 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await self.channel_layer.group_add(broadcast.table_group(self.table_id), self.channel_name)
         if self._authenticated:
             await self.channel_layer.group_add(broadcast.user_group(self.user.pk), self.channel_name)
-            await database_sync_to_async(_heartbeat)(self.table_id, self.user)
+            # a new connection may be a seat marked away coming back: its seat is looked at once
+            await database_sync_to_async(_heartbeat, thread_sensitive=False)(self.table_id, self.user, True)
         await self._send_snapshot()
 
     async def disconnect(self, code: int) -> None:
@@ -151,7 +153,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
             return
         if message.type == "ping":
             user = self.user if self._authenticated else None
-            version = await database_sync_to_async(_heartbeat, thread_sensitive=False)(self.table_id, user)
+            version = await database_sync_to_async(_heartbeat, thread_sensitive=False)(self.table_id, user, self.away)
             await self._send({"type": "pong", "t": time.time(), "version": version})
             return
         if message.type == "sync":
@@ -195,6 +197,8 @@ class TableConsumer(LocalizedWebsocketConsumer):
         if frame["version"] < self.version and not force:
             return
         self.version = max(self.version, frame["version"])
+        if self._authenticated:  # the seat marked away: the next heartbeat brings it back
+            self.away = any(s["user"] == self.user.pk and s["auto"] for s in frame.get("seats", ()))
         await self._send(frame)
 
     async def _send(self, payload: dict[str, Any]) -> None:
@@ -234,14 +238,15 @@ def _table_exists(table_id: int) -> bool:
     return Table.objects.filter(pk=table_id).exists()
 
 
-def _heartbeat(table_id: int, user: Any) -> int | None:
-    """Record a seated player's heartbeat; the newest version broadcast for the table, which
-    a client that has not seen it asks for (docs/PROTOCOL.md "Client obligations")."""
+def _heartbeat(table_id: int, user: Any, away: bool) -> int | None:
+    """Record a player's heartbeat (in the cache; ``away``: the seat came back); the newest
+    version broadcast for the table, which a client that has not seen it asks for
+    (docs/PROTOCOL.md "Client obligations")."""
     from games.sent import sent_versions
     from games.services.presence import seat_heartbeat
 
     if user is not None:
-        seat_heartbeat(table_id=table_id, user=user)
+        seat_heartbeat(table_id=table_id, user=user, away=away)
     try:
         return sent_versions([table_id]).get(table_id)
     except Exception:  # noqa: BLE001 - a pong never fails for its bookkeeping

@@ -8,23 +8,23 @@ spectator's with ``None``.
 
 from __future__ import annotations
 
-from datetime import timedelta
+import time
 from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
 
 from games.adapters import engine
 from games.models import Hand
+from games.services.store import presence_read
 from tables.models import Seat, Table
 from wallet.selectors import table_money_column
 
 PROTOCOL_VERSION = 1
 
 
-def _presence(seat: Seat, now: Any) -> dict[str, Any]:
-    window = timedelta(seconds=settings.GAMES_PRESENCE_TIMEOUT)
-    online = seat.last_seen is not None and now - seat.last_seen <= window and not seat.disconnected
+def _presence(seat: Seat, now: float, seen: dict[tuple[int, int], float]) -> dict[str, Any]:
+    last = seen.get((seat.table_id, seat.user_id))
+    online = last is not None and now - last <= settings.GAMES_PRESENCE_TIMEOUT and not seat.disconnected
     return {
         "index": seat.index,
         "user": seat.user_id,
@@ -58,7 +58,8 @@ def _hand_part(hand: Hand | None, user_id: int | None) -> dict[str, Any] | None:
 
 def _base(table: Table, seats: list[Seat]) -> dict[str, Any]:
     level = table.stake_level
-    now = timezone.now()
+    now = time.time()
+    seen = presence_read((s.table_id, s.user_id) for s in seats)  # the cache, not the database
     return {
         "type": "state",
         "protocol": PROTOCOL_VERSION,
@@ -73,7 +74,7 @@ def _base(table: Table, seats: list[Seat]) -> dict[str, Any]:
             "min_table_money": level.min_table_money,
             "seats": level.seats,
         },
-        "seats": [_presence(s, now) for s in seats],
+        "seats": [_presence(s, now, seen) for s in seats],
     }
 
 

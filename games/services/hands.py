@@ -218,11 +218,12 @@ def hand_advance(table: Table, hand: Hand, state: dict[str, Any]) -> int:
     result = game_engine.result(state)
     if result is None:
         hand_state_store(hand, state)
-    else:
-        hand_state_set(hand, state)
-        hand_settle(table=table, hand=hand, result=result)
-        hand_start_after_commit(table.pk, settings.GAMES_NEXT_HAND_DELAY)
-    return table_touch(table)
+        return table_touch(table)
+    hand_state_set(hand, state)
+    hand_settle(table=table, hand=hand, result=result)
+    version = table_touch(table)  # queued first: the settled hand goes out before the next deal's
+    hand_start_after_commit(table.pk, settings.GAMES_NEXT_HAND_DELAY)
+    return version
 
 
 #: Deadlines one advance may bring forward: each ends or extends a phase (the trio extends once).
@@ -316,8 +317,8 @@ def hand_void(*, hand_id: int, reason: str) -> bool:
             hand.refresh_from_db()
             table.refresh_from_db()
     hand_void_settle(table=table, hand=hand, reason=reason)
+    table_touch(table)  # queued first: the voided hand goes out before the next deal's
     hand_start_after_commit(table.pk, settings.GAMES_NEXT_HAND_DELAY)
-    table_touch(table)
     return True
 
 

@@ -1,36 +1,48 @@
-"""Presence from heartbeats: a consumer's disconnect handler is not guaranteed to run, so a
-seat counts as connected while its heartbeats keep arriving."""
+"""Presence from heartbeats, kept in the cache: a consumer's disconnect handler is not
+guaranteed to run, so a seat counts as connected while its heartbeats keep arriving.
+
+A heartbeat is one cache write (Redis in the distributed mode), never a database write: the
+database hears only of the changes that matter, a seat going away (the sweeper, after
+``GAMES_PRESENCE_TIMEOUT`` of silence) or coming back (its next heartbeat). A seat with no
+heartbeat on record (a cache that lost its keys, a seat never heard from) starts its window
+when the sweeper first finds it so: a lost cache marks nobody away.
+"""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+import time
+from datetime import datetime
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
 from games.services.hands import hand_player_back, hand_player_left
-from games.services.store import table_lock, table_touch
+from games.services.store import PRESENCE_TTL, presence_key, presence_read, table_lock, table_touch
 from tables.models import Seat
 
-HEARTBEAT_WRITE_EVERY = timedelta(seconds=2)
+
+def seat_heartbeat(*, table_id: int, user: User, away: bool = False) -> None:
+    """Record a heartbeat. The database is read only when something may have changed: the
+    first heartbeat on record (the seat shows online) and, when the connection's last frame
+    showed its seat away (``away``), the seat coming back."""
+    key = presence_key(table_id, user.pk)
+    first = cache.add(key, time.time(), PRESENCE_TTL)
+    if not first:
+        cache.set(key, time.time(), PRESENCE_TTL)
+    if first or away:
+        _changed(table_id, user, first)
 
 
-def seat_heartbeat(*, table_id: int, user: User) -> bool:
-    """Record a heartbeat; a seat that was marked disconnected comes back. Returns whether
-    the user is seated here."""
-    now = timezone.now()
-    seat = Seat.objects.filter(table_id=table_id, user=user).values("last_seen", "disconnected", "status").first()
+def _changed(table_id: int, user: User, first: bool) -> None:
+    seat = Seat.objects.filter(table_id=table_id, user=user).values("disconnected", "status").first()
     if seat is None:
-        return False
+        return
     if seat["disconnected"] and seat["status"] != Seat.Status.LEAVING:
-        _reconnect(table_id=table_id, user=user)
-    elif seat["last_seen"] is None or now - seat["last_seen"] >= HEARTBEAT_WRITE_EVERY:
-        first = seat["last_seen"] is None
-        Seat.objects.filter(table_id=table_id, user=user).update(last_seen=now)
-        if first:
-            _touch(table_id)
-    return True
+        seat_reconnect(table_id=table_id, user=user)
+    elif first:
+        _touch(table_id)
 
 
 @transaction.atomic
@@ -39,23 +51,28 @@ def _touch(table_id: int) -> None:
 
 
 @transaction.atomic
-def _reconnect(*, table_id: int, user: User) -> None:
+def seat_reconnect(*, table_id: int, user: User) -> bool:
+    """A seat marked away is heard from again: it plays for itself again."""
     table = table_lock(table_id)
-    updated = Seat.objects.filter(table=table, user=user, disconnected=True).update(
-        disconnected=False, last_seen=timezone.now()
-    )
-    if updated:
-        hand_player_back(table=table, user=user)
-        table_touch(table)
+    updated = Seat.objects.filter(table=table, user=user, disconnected=True).exclude(status=Seat.Status.LEAVING)
+    if not updated.update(disconnected=False, last_seen=timezone.now()):
+        return False
+    hand_player_back(table=table, user=user)
+    table_touch(table)
+    return True
 
 
 @transaction.atomic
 def seat_disconnected(*, table_id: int, user_id: int, before: datetime) -> bool:
     """Mark a seat whose last heartbeat is older than ``before`` as disconnected (auto-played,
-    shown to the others); an engine whose rules depend on presence is told (the trio's penalty)."""
+    shown to the others); an engine whose rules depend on presence is told (the trio's penalty).
+    A seat with no heartbeat on record is not marked (the sweeper starts its window)."""
     table = table_lock(table_id)
     seat = Seat.objects.select_for_update().filter(table=table, user_id=user_id).select_related("user").first()
-    if seat is None or seat.disconnected or seat.last_seen is None or seat.last_seen >= before:
+    if seat is None or seat.disconnected:
+        return False
+    last = presence_read([(table_id, user_id)]).get((table_id, user_id))
+    if last is None or last >= before.timestamp():
         return False
     seat.disconnected = True
     seat.save(update_fields=["disconnected"])

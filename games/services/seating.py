@@ -17,7 +17,7 @@ from games.adapters import presence_matters, set_running
 from games.services.errors import NotSeated, PlayError, TableFull
 from games.services.hands import hand_player_left, hand_start_after_commit
 from games.services.settlement import seat_remove
-from games.services.store import hand_active, seats_locked, table_lock, table_touch
+from games.services.store import hand_active, presence_start, seats_locked, table_lock, table_touch
 from tables.models import Seat, Table
 from wallet import selectors as wallet_selectors
 from wallet import services as wallet
@@ -57,7 +57,9 @@ def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_i
     if wallet_selectors.table_money(user=user, table_ref=table.wallet_ref) < table.stake_level.min_buy_in:
         # The wallet replayed an earlier buy-in under this id, since cashed out: no seat for it.
         raise PlayError(_("This request id was already used; send each request with a new id."), code="duplicate_id")
-    seat = Seat.objects.create(table=table, index=seat_index, user=user, last_seen=timezone.now())
+    now = timezone.now()
+    seat = Seat.objects.create(table=table, index=seat_index, user=user, last_seen=now)
+    presence_start([(table.pk, user.pk)], now.timestamp())  # heard from: it just sat down
     table_touch(table)
     hand_start_after_commit(table.pk)
     return seat

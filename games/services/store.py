@@ -8,11 +8,12 @@ Nothing here decides anything about a game or settles a hand.
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 
@@ -51,11 +52,6 @@ def table_lock_for_change(table_id: int) -> Table:
     return table
 
 
-#: The newest version each table was touched to in this thread: of the broadcasts a
-#: transaction queued for a table, only the one for its last touch runs.
-_touched = threading.local()
-
-
 def table_touch(table: Table) -> int:
     """Bump the (locked) table's version and broadcast the new state after commit, once
     however many times a transaction touches the table."""
@@ -65,12 +61,12 @@ def table_touch(table: Table) -> int:
         Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
         table.version += 1  # the row is locked: the copy in memory is the row
     table_id, version = table.pk, table.version
-    latest: dict[int, int] = _touched.__dict__.setdefault("latest", {})
-    latest[table_id] = version
+    # Of the broadcasts a transaction queued for this table (this copy of its row), only the
+    # one for its last touch runs, built from the table as the transaction left it.
+    table.broadcast_version = version  # type: ignore[attr-defined]
 
-    def broadcast() -> None:  # from the table as this transaction left it, not reloaded
-        if latest.get(table_id) == version:
-            del latest[table_id]
+    def broadcast() -> None:
+        if getattr(table, "broadcast_version", None) == version:
             broadcast_table(table_id, table)
 
     transaction.on_commit(broadcast, robust=True)
@@ -149,6 +145,33 @@ def action_log(
         hand=hand, seq=hand.action_count, seat=seat, user=user, action=action, client_id=client_id, auto=auto,
         version=hand.version + 1,
     )
+
+
+# --- presence (docs/ARCHITECTURE.md "Timers, presence and the watchdog") ----------------------
+
+#: How long a heartbeat stays on record (far beyond any window that reads it).
+PRESENCE_TTL = 24 * 3600
+
+SeatKey = tuple[int, int]  # (table id, user id)
+
+
+def presence_key(table_id: int, user_id: int) -> str:
+    return f"games:presence:{table_id}:{user_id}"
+
+
+def presence_read(seats: Iterable[SeatKey]) -> dict[SeatKey, float]:
+    """When each seat's last heartbeat came (epoch seconds), for the seats on record."""
+    keys = {presence_key(t, u): (t, u) for t, u in seats}
+    if not keys:
+        return {}
+    return {keys[k]: float(v) for k, v in cache.get_many(list(keys)).items()}
+
+
+def presence_start(seats: Iterable[SeatKey], at: float) -> None:
+    """Put ``at`` on record as the seats' last heartbeat (a new seat, or a window restarted)."""
+    values = {presence_key(t, u): at for t, u in seats}
+    if values:
+        cache.set_many(values, PRESENCE_TTL)
 
 
 # --- the sweeper's clock ---------------------------------------------------------------------

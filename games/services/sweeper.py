@@ -13,18 +13,17 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import DateTimeField, ExpressionWrapper, F, Value
-from django.db.models.functions import Least
 from django.utils import timezone
 
+from accounts.models import User
 from games.adapters import engine, void_on_outage
 from games.engine.protocol import Voidable
 from games.models import Clock, Hand
 from games.services import watchdog
 from games.services.hands import hand_advance
-from games.services.presence import seat_disconnected
+from games.services.presence import seat_disconnected, seat_reconnect
 from games.services.requests import client_requests_prune
-from games.services.store import SWEEPER_CLOCK, hand_locked_with_table
+from games.services.store import SWEEPER_CLOCK, hand_locked_with_table, presence_read, presence_start
 from tables.models import Seat, Table
 
 log = logging.getLogger(__name__)
@@ -84,13 +83,12 @@ def _tick(now: datetime) -> int:
 
 
 def _presence_give_back(now: datetime, gap: timedelta) -> int:
-    """Heartbeats could not be recorded while we were down: a seat's last heartbeat moves on by
-    the outage (never past now), so nobody is marked away, auto-played or charged as a leaver
-    for our own outage (docs/RULES.md); one still silent afterwards is marked away as usual."""
-    shifted = ExpressionWrapper(F("last_seen") + gap, output_field=DateTimeField())
-    return Seat.objects.filter(disconnected=False, last_seen__lt=now).update(
-        last_seen=Least(shifted, Value(now, output_field=DateTimeField()))
-    )
+    """Heartbeats could not be recorded while we were down: every seat's window starts again
+    now, so nobody is marked away, auto-played or charged as a leaver for our own outage
+    (docs/RULES.md); one still silent afterwards is marked away as usual."""
+    seats = list(Seat.objects.filter(disconnected=False).values_list("table_id", "user_id"))
+    presence_start(seats, now.timestamp())
+    return len(seats)
 
 
 def _extend(hand_id: int, gap: timedelta) -> int:
@@ -119,9 +117,19 @@ def _void(table: Table, hand: Hand) -> int:
 
 
 def _mark_absent(now: datetime) -> int:
+    """Seats silent for ``GAMES_PRESENCE_TIMEOUT`` are marked away; seats marked away whose
+    heartbeats came back (a connection that did not say so) play for themselves again."""
     stale = now - timedelta(seconds=settings.GAMES_PRESENCE_TIMEOUT)
-    seats = Seat.objects.filter(disconnected=False, last_seen__lt=stale).values_list("table_id", "user_id")
+    seats = list(Seat.objects.values_list("table_id", "user_id", "disconnected", "status"))
+    seen = presence_read((t, u) for t, u, _away, _status in seats)
+    presence_start([(t, u) for t, u, away, _status in seats if not away and (t, u) not in seen], now.timestamp())
     marked = 0
-    for table_id, user_id in list(seats):
-        marked += int(seat_disconnected(table_id=table_id, user_id=user_id, before=stale))
+    for table_id, user_id, away, status in seats:
+        last = seen.get((table_id, user_id))
+        if last is None:
+            continue
+        if not away and last < stale.timestamp():
+            marked += int(seat_disconnected(table_id=table_id, user_id=user_id, before=stale))
+        elif away and last >= stale.timestamp() and status != Seat.Status.LEAVING:
+            seat_reconnect(table_id=table_id, user=User.objects.get(pk=user_id))
     return marked

@@ -82,6 +82,13 @@ def test_backends_count_from_their_first_sample_or_from_zero_when_they_started_i
     assert (len(window.last), window.ended, window.samples) == (3, 1, 3)
 
 
+def test_the_samples_count_backends_running_a_statement_and_those_waiting_on_a_lock() -> None:
+    window = Backends(since=0)
+    window.sample([], [("active", "Lock"), ("active", None), ("idle", "Client"), ("active", "IO")])
+    window.sample([], [("active", "Lock"), ("idle in transaction", "Client"), (None, None)])
+    assert (window.active, window.locked, window.samples) == (4, 2, 2)
+
+
 def test_uptime_is_read_in_clock_ticks() -> None:
     assert uptime_ticks("1289.58 1490.96\n") == int(1289.58 * HZ)
 
@@ -89,7 +96,7 @@ def test_uptime_is_read_in_clock_ticks() -> None:
 def _row() -> dict:
     cpu = {"seconds": 60.0, "cpus": 2, "machine_busy": 100.0, "machine_all": 120.0, "sampler": 0.5,
            "kinds": {"asgi": 40.0, "timers": 5.0, "sweeper": 1.0, "postgres": 20.0, "redis": 2.0, "bots": 12.0},
-           "backends": {"seen": 30, "ended": 2, "samples": 240}, "exit": 0}
+           "backends": {"seen": 30, "ended": 2, "samples": 240, "active": 720, "locked": 120}, "exit": 0}
     before = {"hands_ended": 10, "actions_player": 100, "actions_auto": 0, "sessions": 50, "xact_commit": 1000,
               "xact_rollback": 0, "tup_inserted": 0, "tup_updated": 0, "tup_deleted": 0, "tup_fetched": 0}
     after = {"hands_ended": 410, "actions_player": 1700, "actions_auto": 400, "sessions": 73, "xact_commit": 21000,
@@ -116,7 +123,8 @@ def test_the_report_and_the_series_print_those_figures() -> None:
     assert "busy 100.0 of 120.0 CPU s (83 %)" in text
     assert "  asgi          40.00     40 %      20.00" in text
     assert "  other         20.00     20 %      10.00" in text
+    assert "on average: 3.0 running a statement, 0.5 of them waiting on a lock" in text
     lines = series_text([row, row_of({}, {}, {}, {"tables": 100, "failures": 3})]).splitlines()
     assert lines[0].startswith("| tables | hands | hands/min | p50 ms | p99 ms | failures | asgi |")
-    assert lines[2] == "| 20 | 400/400 | 400.0 | 225 | 679 | 0 | 20.0 | 2.5 | 0.5 | 10.0 | 1.0 | 6.0 | 10.0 | 83 % | 10.5 |"
+    assert lines[2] == "| 20 | 400/400 | 400.0 | 225 | 679 | 0 | 20.0 | 2.5 | 0.5 | 10.0 | 1.0 | 6.0 | 10.0 | 83 % | 10.5 | 0.5 |"
     assert lines[3].startswith("| 100 | 0/? | - | - | - | 3 | - |")

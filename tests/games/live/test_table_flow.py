@@ -160,3 +160,27 @@ def test_a_start_timer_set_before_a_deal_does_not_cut_the_next_showdown_pause_sh
     assert Hand.objects.filter(table=table).count() == 1
     start_hand(table.pk, Table.objects.get(pk=table.pk).hands_played)  # the settlement's own timer
     assert Hand.objects.filter(table=table).count() == 2
+
+
+def test_with_no_showdown_pause_the_settled_hand_goes_out_before_the_next_deal(funded, table_for, settings,
+                                                                               monkeypatch):
+    """The next hand dealt at once (in the settling commit's wake) must not hide the result:
+    every player is sent the settled hand, then the new one, in version order."""
+    from games import broadcast
+
+    settings.GAMES_NEXT_HAND_DELAY = 0
+    sent: list = []
+    monkeypatch.setattr(broadcast, "group_send", lambda *pairs: sent.extend(pairs))
+    table = table_for("thirteen")
+    users = [funded() for _ in range(2)]
+    _seat_all(table, users)
+    first = hand_start_if_ready(table_id=table.pk)
+    sent.clear()
+    _play_out(first, users)
+    frames = [m["frame"] for group, m in sent if group == f"user.{users[0].pk}" and m["type"] == "table.frame"]
+    hands = [(f["hand"]["id"], f["hand"]["status"]) for f in frames]
+    assert (first.pk, "settled") in hands
+    nxt = Hand.objects.filter(table=table).exclude(pk=first.pk).get()  # dealt at once
+    assert hands.index((first.pk, "settled")) < hands.index((nxt.pk, "active"))
+    versions = [f["version"] for f in frames]
+    assert versions == sorted(versions) and len(set(versions)) == len(versions)
