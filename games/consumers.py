@@ -22,6 +22,7 @@ from config import metrics
 from config.websocket import LocalizedWebsocketConsumer
 from games import broadcast
 from games.frames import frame_for, is_seated
+from games.groups import register_loop
 from games.protocol import BadMessage, Message, parse
 from games.services.errors import PlayError
 
@@ -60,7 +61,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
     counted: bool = False  # this connection was accepted and counts as open
 
     async def connect(self) -> None:
-        broadcast.register_loop(asyncio.get_running_loop())
+        register_loop(asyncio.get_running_loop())
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.bucket = TokenBucket(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST)

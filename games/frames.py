@@ -15,7 +15,7 @@ from django.conf import settings
 
 from games.adapters import engine
 from games.models import Hand
-from games.services.store import presence_read
+from games.presence import presence_read
 from tables.models import Seat, Table
 from wallet.selectors import table_money_column
 

@@ -19,6 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Prefetch
 
+from games.groups import group_send
 from tables.consumers import LOBBY_GROUP
 
 log = logging.getLogger(__name__)
@@ -73,7 +74,6 @@ def lobby_mark(table_id: int) -> None:
 def lobby_publish() -> int:
     """Send the lobby the summaries of the tables changed since the last time, in one message
     (two queries however many); returns how many tables it carried."""
-    from games.broadcast import group_send
     from tables.models import Seat, Table
     from tables.selectors import table_summary
 

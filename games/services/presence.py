@@ -18,8 +18,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games.presence import PRESENCE_TTL, presence_key, presence_read
 from games.services.hands import hand_player_back, hand_player_left
-from games.services.store import PRESENCE_TTL, presence_key, presence_read, table_lock, table_touch
+from games.services.store import table_lock, table_touch
 from tables.models import Seat
 
 

@@ -14,10 +14,11 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.adapters import presence_matters, set_running
+from games.presence import presence_start
 from games.services.errors import NotSeated, PlayError, TableFull
 from games.services.hands import hand_player_left, hand_start_after_commit
 from games.services.settlement import seat_remove
-from games.services.store import hand_active, presence_start, seats_locked, table_lock, table_touch
+from games.services.store import hand_active, seats_locked, table_lock, table_touch
 from tables.models import Seat, Table
 from wallet import selectors as wallet_selectors
 from wallet import services as wallet

@@ -19,11 +19,12 @@ from accounts.models import User
 from games.adapters import engine, void_on_outage
 from games.engine.protocol import Voidable
 from games.models import Clock, Hand
+from games.presence import presence_read, presence_start
 from games.services import watchdog
 from games.services.hands import hand_advance
 from games.services.presence import seat_disconnected, seat_reconnect
 from games.services.requests import client_requests_prune
-from games.services.store import SWEEPER_CLOCK, hand_locked_with_table, presence_read, presence_start
+from games.services.store import SWEEPER_CLOCK, hand_locked_with_table
 from tables.models import Seat, Table
 
 log = logging.getLogger(__name__)
