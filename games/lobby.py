@@ -17,7 +17,6 @@ from functools import cache
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Prefetch
 
 from games.groups import group_send
 from tables.consumers import LOBBY_GROUP
@@ -74,15 +73,12 @@ def lobby_mark(table_id: int) -> None:
 def lobby_publish() -> int:
     """Send the lobby the summaries of the tables changed since the last time, in one message
     (two queries however many); returns how many tables it carried."""
-    from tables.models import Seat, Table
-    from tables.selectors import table_summary
+    from tables.selectors import table_list_by_ids, table_summary
 
     table_ids = _store().take(BATCH)
     if not table_ids:
         return 0
-    seats = Prefetch("seat_set", queryset=Seat.objects.select_related("user").order_by("index"))
-    tables = Table.objects.filter(pk__in=table_ids).select_related("stake_level").prefetch_related(seats)
-    summaries = [table_summary(table) for table in tables.order_by("pk")]
+    summaries = [table_summary(table) for table in table_list_by_ids(table_ids)]
     if summaries:
         group_send((LOBBY_GROUP, {"type": "lobby.tables", "tables": summaries}))
     return len(summaries)

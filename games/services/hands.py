@@ -248,16 +248,25 @@ def _leavers_played(table: Table, hand: Hand, state: dict[str, Any]) -> dict[str
         # Every engine keeps its phase deadline in state["deadline"] (games/engine/protocol.py).
         now = time.time()
         state, events = game_engine.on_deadline({**state, "deadline": now}, now=now)
-        for event in events:
-            if event.get("auto"):
-                action_log(hand, seat=event.get("seat"), user=None, action=event, client_id=None, auto=True)
+        _autos_logged(hand, events)
     return state
 
 
-def _leavers_check(table: Table, hand: Hand) -> None:
+def _leavers_check(table: Table, hand: Hand) -> bool:
+    """End the hand's phase if it waits only on leavers; whether it did (and saved the hand)."""
     state = _leavers_played(table, hand, hand.state)
-    if state is not hand.state:
-        hand_advance(table, hand, state)
+    if state is hand.state:
+        return False
+    hand_advance(table, hand, state)
+    return True
+
+
+def _autos_logged(hand: Hand, events: list[dict[str, Any]]) -> int:
+    """Log the moves the engine played for seats (events marked ``auto``); how many."""
+    autos = [event for event in events if event.get("auto")]
+    for event in autos:
+        action_log(hand, seat=event.get("seat"), user=None, action=event, client_id=None, auto=True)
+    return len(autos)
 
 
 # --- timers ----------------------------------------------------------------------------------
@@ -286,11 +295,9 @@ def hand_expire(*, hand_id: int, phase_seq: int, deadline: float | None = None) 
             hand_timer_arm(hand)  # fired early (clock skew between machines): re-arm
         return False
     state, events = engine(hand.game).on_deadline(hand.state, now=now.timestamp())
-    autos = [event for event in events if event.get("auto")]
-    for event in autos:
-        action_log(hand, seat=event.get("seat"), user=None, action=event, client_id=None, auto=True)
+    autos = _autos_logged(hand, events)
     hand_advance(table, hand, state)
-    clock.applied(hand.game, count=len(autos))
+    clock.applied(hand.game, count=autos)
     return True
 
 
@@ -335,10 +342,7 @@ def hand_player_left(*, table: Table, user: User, leaving: bool = False) -> None
         hand.leavers = [*hand.leavers, user.pk]
     if _engine_presence(table, hand, user, {"type": "disconnect"}):
         return  # the engine's advance has ended such a phase, and saved the hand
-    state = _leavers_played(table, hand, hand.state)
-    if state is not hand.state:
-        hand_advance(table, hand, state)
-    elif leaving:
+    if not _leavers_check(table, hand) and leaving:
         hand.save(update_fields=["leavers"])
 
 

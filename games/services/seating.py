@@ -18,14 +18,14 @@ from games.presence import presence_start
 from games.services.errors import NotSeated, PlayError, TableFull
 from games.services.hands import hand_player_left, hand_start_after_commit
 from games.services.settlement import seat_remove
-from games.services.store import hand_active, seats_locked, table_lock, table_touch
+from games.services.store import hand_active_locked, seats_locked, table_lock, table_touch
 from tables.models import Seat, Table
 from wallet import selectors as wallet_selectors
 from wallet import services as wallet
 
 
 def _in_hand(table: Table, user: User) -> bool:
-    hand = hand_active(table)
+    hand = hand_active_locked(table)
     return hand is not None and hand.seat_of(user.pk) is not None
 
 
@@ -153,7 +153,7 @@ def table_close(*, table_id: int, actor: User, reason: str) -> TableClosing:
             Table.Status.CLOSED, timezone.now(), actor, reason[:200],
         )
         table.save(update_fields=["status", "closed_at", "closed_by", "close_reason"])
-    hand = hand_active(table)
+    hand = hand_active_locked(table)
     dealt = {p["user"] for p in hand.players} if hand is not None else set()
     cashed_out = amount = in_hand = 0
     for seat in seats_locked(table):

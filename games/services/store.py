@@ -77,11 +77,6 @@ def seats_locked(table: Table) -> list[Seat]:
 
 # --- hands -----------------------------------------------------------------------------------
 
-def hand_active(table: Table) -> Hand | None:
-    """The hand in play at the table, read without a lock."""
-    return Hand.objects.filter(table=table, status=Hand.Status.ACTIVE).first()
-
-
 def hand_active_locked(table: Table) -> Hand | None:
     """The hand in play at the locked table (:func:`table_lock` read it with the table)."""
     hand = table.current_hand

@@ -22,6 +22,16 @@ def table_list_open(*, game: str | None = None, mode: str | None = None) -> Quer
         tables = tables.filter(stake_level__game=game)
     if mode is not None:
         tables = tables.filter(stake_level__mode=mode)
+    return _with_seats(tables)
+
+
+def table_list_by_ids(table_ids: Collection[int]) -> QuerySet[Table]:
+    """These tables, open or closed, ready for :func:`table_summary`, by id."""
+    return _with_seats(Table.objects.filter(pk__in=table_ids).select_related("stake_level").order_by("pk"))
+
+
+def _with_seats(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """The tables with their seats and players, two queries however many (for table_summary)."""
     seats = Seat.objects.select_related("user").order_by("index")
     return tables.prefetch_related(Prefetch("seat_set", queryset=seats))
 
