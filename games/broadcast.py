@@ -7,6 +7,7 @@ a seated player ignores public frames of its table.
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -39,12 +40,30 @@ def broadcast_table(table_id: int, held: Table | None = None) -> None:
         log.exception("could not build frames for table %s", table_id)
         return
     group_send(
-        *((user_group(user_id), {"type": "table.frame", "table": table_id, "frame": frame})
-          for user_id, frame in private.items()),
-        (table_group(table_id), {"type": "table.frame", "table": table_id, "frame": public, "public": True}),
+        *((user_group(user_id), frame_event(table_id, frame, user_id=user_id)) for user_id, frame in private.items()),
+        (table_group(table_id), frame_event(table_id, public)),
     )
     sent_mark(table_id, int(public["version"]))
     lobby_mark(table_id)  # the lobby hears of it within a second (games.lobby)
+
+
+def frame_event(table_id: int, frame: dict[str, Any], *, user_id: int | None = None) -> dict[str, Any]:
+    """The channel-layer event carrying a state frame: its text, encoded once here (a server
+    sends it as it is), and what the receiving connection needs to know of it without parsing
+    it: its version, whether it is the user's own (seated or dealt in) and whether it shows the
+    user's seat away. ``user_id`` None: the public frame, which seated connections ignore."""
+    from games.frames import is_seated
+
+    event: dict[str, Any] = {
+        "type": "table.frame", "table": table_id, "version": int(frame["version"]),
+        "text": json.dumps(frame, separators=(",", ":")),
+    }
+    if user_id is None:
+        event["public"] = True
+    else:
+        event["seated"] = is_seated(frame)
+        event["away"] = any(s["user"] == user_id and s["auto"] for s in frame.get("seats", ()))
+    return event
 
 
 def notify_user(user_id: int, table_id: int, notice: dict[str, Any]) -> None:

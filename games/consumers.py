@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -203,8 +204,11 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await self._send(frame)
 
     async def _send(self, payload: dict[str, Any]) -> None:
+        await self._send_text(json.dumps(payload, separators=(",", ":")))
+
+    async def _send_text(self, text: str) -> None:
         try:
-            await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+            await self.send(text_data=text)
         except OSError:  # the client is gone (uvicorn's ClientDisconnected): nobody to answer
             log.debug("table %s: the client left before its answer", getattr(self, "table_id", None))
 
@@ -214,17 +218,34 @@ class TableConsumer(LocalizedWebsocketConsumer):
             frame["retry_after"] = retry_after
         await self._send(frame)
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, less its ``close_old_connections`` before every handler: that is a
+        hop to the shared sync thread for each frame in or out (an eighth of a server's CPU under
+        load, bench/README.md), and needless here, where every database call runs in
+        ``database_sync_to_async``, which closes stale connections in the thread that uses them."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     # --- group events ------------------------------------------------------------------------
     async def table_frame(self, event: dict[str, Any]) -> None:
+        """A state frame broadcast (``games.broadcast.frame_event``), sent as it came, encoded
+        once by its sender; the rules of ``_send_state`` apply."""
         if event["table"] != self.table_id:
             return
-        frame = event["frame"]
         if event.get("public"):
             if self.seated:
                 return
+            away = False  # no seat of this user's is in a frame it is sent as a spectator
         else:
-            self.seated = is_seated(frame)
-        await self._send_state(frame)
+            self.seated, away = event["seated"], event["away"]
+        if event["version"] < self.version:
+            return
+        self.version = event["version"]
+        if self._authenticated:
+            self.away = away
+        await self._send_text(event["text"])
 
     async def table_notice(self, event: dict[str, Any]) -> None:
         if event["table"] != self.table_id:

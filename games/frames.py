@@ -9,9 +9,12 @@ spectator's with ``None``.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 
 from games.adapters import engine
 from games.models import Hand
@@ -22,24 +25,63 @@ from wallet.selectors import table_money_column
 PROTOCOL_VERSION = 1
 
 
-def _presence(seat: Seat, now: float, seen: dict[tuple[int, int], float]) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """What a frame shows of a seat: the seat, its player's name and its table money."""
+
+    index: int
+    user_id: int
+    table_id: int
+    status: str
+    disconnected: bool
+    display_name: str
+    username: str
+    table_money: int
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.username  # accounts.User.shown_name
+
+
+def _presence(seat: SeatRow, now: float, seen: dict[tuple[int, int], float]) -> dict[str, Any]:
     last = seen.get((seat.table_id, seat.user_id))
     online = last is not None and now - last <= settings.GAMES_PRESENCE_TIMEOUT and not seat.disconnected
     return {
         "index": seat.index,
         "user": seat.user_id,
-        "name": seat.user.shown_name,
+        "name": seat.name,
         "status": seat.status,
         "connected": online,
         "auto": seat.disconnected,
-        "table_money": seat.table_money,  # type: ignore[attr-defined]  # annotated by _seats
+        "table_money": seat.table_money,
     }
 
 
-def _seats(table: Table) -> list[Seat]:
-    """The table's seats with their players and table money, in one query."""
-    seats = Seat.objects.filter(table=table).select_related("user").order_by("index")
-    return list(seats.annotate(table_money=table_money_column(table_ref=table.wallet_ref)))
+_TABLE_ID, _TABLE_REF = -7_340_011, "\x00table-ref"  # stand-ins, replaced by each call's values
+
+
+@cache
+def _seats_sql() -> tuple[str, tuple[Any, ...]]:
+    """The seats query as the ORM compiles it, compiled once: its SQL is the same for every
+    table, only the table and its wallet reference change. (Compiling it took most of what
+    building a broadcast cost, bench/README.md.)"""
+    seats = (
+        Seat.objects.filter(table_id=_TABLE_ID).order_by("index")
+        .annotate(table_money=table_money_column(table_ref=_TABLE_REF))
+        .values_list("index", "user_id", "table_id", "status", "disconnected", "user__display_name",
+                     "user__username", "table_money")  # SeatRow's fields, in order
+    )
+    sql, params = seats.query.sql_with_params()
+    return sql, tuple(params)
+
+
+def _seats(table: Table) -> list[SeatRow]:
+    """The table's seats with their players' names and table money, in one query."""
+    sql, template = _seats_sql()
+    params = [table.pk if p == _TABLE_ID else table.wallet_ref if p == _TABLE_REF else p for p in template]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [SeatRow(*row) for row in cursor.fetchall()]
 
 
 def _hand_part(hand: Hand | None, user_id: int | None) -> dict[str, Any] | None:
@@ -56,7 +98,7 @@ def _hand_part(hand: Hand | None, user_id: int | None) -> dict[str, Any] | None:
     }
 
 
-def _base(table: Table, seats: list[Seat]) -> dict[str, Any]:
+def _base(table: Table, seats: list[SeatRow]) -> dict[str, Any]:
     level = table.stake_level
     now = time.time()
     seen = presence_read((s.table_id, s.user_id) for s in seats)  # the cache, not the database
@@ -78,7 +120,7 @@ def _base(table: Table, seats: list[Seat]) -> dict[str, Any]:
     }
 
 
-def _load(table_id: int) -> tuple[Table, list[Seat], Hand | None]:
+def _load(table_id: int) -> tuple[Table, list[SeatRow], Hand | None]:
     table = Table.objects.select_related("stake_level", "current_hand").get(pk=table_id)
     return table, _seats(table), table.current_hand
 

@@ -11,6 +11,7 @@ sent are the ones a fresh read of the database gives.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from typing import Any
 
@@ -63,7 +64,7 @@ def _seated(table: Table, users: list) -> None:
 
 def _frames_fresh(table: Table, sent: list[tuple[str, dict[str, Any]]]) -> None:
     """Each frame sent is what a snapshot read from the database now would say."""
-    frames = [(group, m["frame"]) for group, m in sent if m.get("type") == "table.frame"]
+    frames = [(group, json.loads(m["text"])) for group, m in sent if m.get("type") == "table.frame"]
     assert frames
     for group, frame in frames:
         user = int(group.split(".")[1]) if group.startswith("user.") else None

@@ -3,6 +3,7 @@ counter, banker) is kept between hands; the lobby follows live."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -177,7 +178,7 @@ def test_with_no_showdown_pause_the_settled_hand_goes_out_before_the_next_deal(f
     first = hand_start_if_ready(table_id=table.pk)
     sent.clear()
     _play_out(first, users)
-    frames = [m["frame"] for group, m in sent if group == f"user.{users[0].pk}" and m["type"] == "table.frame"]
+    frames = [json.loads(m["text"]) for group, m in sent if group == f"user.{users[0].pk}" and m["type"] == "table.frame"]
     hands = [(f["hand"]["id"], f["hand"]["status"]) for f in frames]
     assert (first.pk, "settled") in hands
     nxt = Hand.objects.filter(table=table).exclude(pk=first.pk).get()  # dealt at once

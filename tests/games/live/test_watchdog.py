@@ -184,7 +184,7 @@ async def test_a_change_never_broadcast_is_broadcast_by_the_watchdog() -> None:
         second = await db(_sweep_at)(now + timedelta(seconds=3))
         assert second["rebroadcast"] == 1
         frame = await asyncio.wait_for(layer.receive(channel), 5)
-        assert frame["frame"]["version"] == sent["frame"]["version"] + 1
+        assert frame["version"] == sent["version"] + 1
         assert len(await db(_repairs)(Repair.Kind.MISSED_BROADCAST)) == 1
         # caught up: nothing more to repair
         assert (await db(_sweep_at)(now + timedelta(seconds=6)))["rebroadcast"] == 0
