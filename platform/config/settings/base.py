@@ -124,6 +124,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    if env.bool("DATABASE_PREPARE", default=True):
+        # Parameters bound by the server, and each statement prepared once a connection has run it
+        # twice: PostgreSQL no longer parses and plans the live path's few statements on every
+        # action (docs/SCALING.md). Off for a transaction-mode pooler older than PgBouncer 1.21.
+        options = DATABASES["default"].setdefault("OPTIONS", {})
+        options["server_side_binding"] = True
+        options["prepare_threshold"] = env.int("DATABASE_PREPARE_THRESHOLD", default=2)
     if env.bool("DATABASE_POOL", default=True):
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": env.int("DATABASE_POOL_MIN", default=2),
