@@ -25,6 +25,15 @@ def table_money(*, user: User, table_ref: str) -> int:
     return 0 if account is None else account.balance
 
 
+def table_money_of(*, user_ids: list[int], table_ref: str) -> dict[int, int]:
+    """Table money at one table of each of these players, in one query (0 for none)."""
+    held = dict(
+        Account.objects.filter(kind=AccountKind.TABLE, table_ref=table_ref, user_id__in=user_ids)
+        .values_list("user_id", "balance")
+    )
+    return {user_id: held.get(user_id, 0) for user_id in user_ids}
+
+
 def table_money_column(*, table_ref: str, user: str = "user_id") -> Coalesce:
     """Table money at one table as a column of a query whose ``user`` field names the player:
     ``Seat.objects.annotate(table_money=table_money_column(table_ref=...))`` reads every

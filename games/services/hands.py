@@ -96,7 +96,8 @@ def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Ha
     if len(seats) < low:
         return None
     seats = seats[:high]
-    stacks = [wallet_selectors.table_money(user=s.user, table_ref=table.wallet_ref) for s in seats]
+    money = wallet_selectors.table_money_of(user_ids=[s.user_id for s in seats], table_ref=table.wallet_ref)
+    stacks = [money[s.user_id] for s in seats]
     carry = carry_for(level.game, table.carry, [s.user_id for s in seats])
     problems = start_problems(level, stacks, carry)
     if problems:

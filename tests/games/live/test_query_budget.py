@@ -137,3 +137,19 @@ def test_joining_and_leaving_cost_a_bounded_number_of_statements(funded, table_f
     assert len(set(joins)) == 1 and len(set(leaves)) == 1, (joins, leaves)  # the same for every seat
     assert max(joins) <= 12 and max(leaves) <= 12, (joins, leaves)
     print(f"join {joins[0]}, leave {leaves[0]} statements")
+
+
+@pytest.mark.parametrize(("game", "mode"), GAMES, ids=[f"{g}-{m or 'standard'}" for g, m in GAMES])
+def test_dealing_costs_the_same_whatever_the_number_of_seats(funded, table_for, sent, game, mode):
+    counts = []
+    low, high = player_limits(table_for(game, mode).stake_level)
+    for n in sorted({max(low, 2), high}):
+        table = table_for(game, mode)
+        _seated(table, [funded() for _ in range(n)])
+        sent.clear()
+        hand, sql = _counted(lambda t=table: hand_start_if_ready(table_id=t.pk))
+        assert hand is not None and len(hand.players) == n
+        _frames_fresh(table, sent)
+        counts.append(len(sql))
+    assert len(set(counts)) == 1, counts  # the table money of every seat in one query
+    print(f"deal {game} {mode}: {counts[0]} statements")
