@@ -19,6 +19,7 @@ from games.services.errors import NotSeated, PlayError, TableFull
 from games.services.hands import hand_player_left, hand_start_after_commit
 from games.services.settlement import seat_remove
 from games.services.store import hand_active_locked, seats_locked, table_lock, table_touch
+from responsible.services import stake_check
 from tables.models import Seat, Table
 from wallet import selectors as wallet_selectors
 from wallet import services as wallet
@@ -37,6 +38,8 @@ def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_i
     2. Move ``buy_in`` from the wallet to this seat's table money (idempotent on the request).
     3. Create the seat, bump the version; the broadcast and the next deal follow the commit.
     """
+    if not user.is_active:
+        raise PlayError(_("This account is banned."), code="banned")
     table = table_lock(table_id)
     if table.status != Table.Status.OPEN:
         raise PlayError(_("This table is closed."), code="closed")
@@ -51,6 +54,7 @@ def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_i
         seat_index = free[0]
     elif seat_index not in free:
         raise TableFull(_("That seat is taken."))
+    stake_check(user=user, amount=buy_in)  # the player's own loss limits and self-exclusion
     wallet.wallet_buy_in(
         user=user, table_ref=table.wallet_ref, amount=buy_in, minimum=table.stake_level.min_buy_in,
         idempotency_key=f"buyin:{table.pk}:{user.pk}:{request_id}", actor=user,
@@ -82,6 +86,7 @@ def seat_top_up(*, table_id: int, user: User, amount: int, request_id: str) -> i
     _my_seat(table, user)
     if _in_hand(table, user):
         raise PlayError(_("You can top up between hands."), code="in_hand")
+    stake_check(user=user, amount=amount)  # the player's own loss limits and self-exclusion
     wallet.wallet_top_up(
         user=user, table_ref=table.wallet_ref, amount=amount,
         idempotency_key=f"topup:{table.pk}:{user.pk}:{request_id}", actor=user,

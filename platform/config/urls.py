@@ -22,6 +22,7 @@ urlpatterns = [
     path("api/disputes/", include("disputes.api_urls")),
     path("history/", include("history.urls")),
     path("disputes/", include("disputes.urls")),
+    path("responsible/", include("responsible.urls")),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("wallet/", include("wallet.urls")),

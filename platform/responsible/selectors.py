@@ -1,0 +1,72 @@
+"""Reads of responsible play: the limits in force, what is pending, the losses they count."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db.models import Sum
+
+from accounts.models import User
+from responsible.models import LimitChange, PendingChange, PlayLimits, Setting
+from tables.models import Seat
+from wallet.models import AccountKind, Entry, TransactionKind
+
+DAY = timedelta(days=1)
+WEEK = timedelta(days=7)
+
+
+@dataclass(frozen=True)
+class Limits:
+    daily: int | None
+    weekly: int | None
+    reminder_minutes: int | None
+    excluded_until: datetime | None
+    pending: dict[str, PendingChange]
+
+    def excluded(self, now: datetime) -> bool:
+        return self.excluded_until is not None and self.excluded_until > now
+
+
+def limits_current(*, user: User, now: datetime) -> Limits:
+    """The values in force at ``now`` (a pending change whose time has come counts as applied)."""
+    row = PlayLimits.objects.filter(user=user).first()
+    values = {
+        Setting.DAILY: row.daily_loss_limit if row else None,
+        Setting.WEEKLY: row.weekly_loss_limit if row else None,
+    }
+    pending = {}
+    for change in PendingChange.objects.filter(user=user):
+        if change.applies_at <= now:
+            values[Setting(change.setting)] = change.value
+        else:
+            pending[change.setting] = change
+    return Limits(
+        daily=values[Setting.DAILY], weekly=values[Setting.WEEKLY],
+        reminder_minutes=row.reminder_minutes if row else None,
+        excluded_until=row.excluded_until if row else None, pending=pending,
+    )
+
+
+def table_loss(*, user: User, since: datetime) -> int:
+    """Net coins (minor units) the player put on tables since ``since``: buy-ins and top-ups
+    from the wallet minus cash-outs back into it (negative when they took more away).
+
+    Table money still on a table counts as lost until it is cashed out, so the buy-in being made
+    is counted in full, and winnings cashed out in the window offset losses."""
+    moved = Entry.objects.filter(
+        account__kind=AccountKind.WALLET, account__user=user,
+        transaction__kind__in=[TransactionKind.BUY_IN, TransactionKind.CASH_OUT],
+        transaction__created_at__gte=since,
+    ).aggregate(total=Sum("amount"))["total"]
+    return -(moved or 0)
+
+
+def limit_history(*, user: User) -> list[LimitChange]:
+    return list(LimitChange.objects.filter(user=user)[:50])
+
+
+def session_started(*, user: User) -> datetime | None:
+    """When the player's current session began: the earliest sitting down among the seats they
+    hold now (``None`` when they hold none)."""
+    return Seat.objects.filter(user=user).order_by("joined_at").values_list("joined_at", flat=True).first()

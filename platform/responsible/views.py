@@ -1,0 +1,71 @@
+"""The player's page: loss limits, the session reminder, self-exclusion and their history."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views import View
+
+from accounts.requests import AuthenticatedHttpRequest
+from config.errors import AppError
+from responsible.forms import ExclusionForm, LimitsForm
+from responsible.selectors import DAY, WEEK, limit_history, limits_current, table_loss
+from responsible.services import exclusion_start, limits_set
+
+
+def _coins(minor: int | None) -> Decimal | None:
+    return None if minor is None else Decimal(minor) / 100
+
+
+class LimitsView(LoginRequiredMixin, View):
+    request: AuthenticatedHttpRequest
+
+    def get(self, request: AuthenticatedHttpRequest) -> HttpResponse:
+        now = timezone.now()
+        limits = limits_current(user=request.user, now=now)
+        initial = {"daily": _coins(limits.daily), "weekly": _coins(limits.weekly),
+                   "reminder_minutes": limits.reminder_minutes}
+        return self._page(LimitsForm(initial=initial), ExclusionForm())
+
+    def post(self, request: AuthenticatedHttpRequest) -> HttpResponse:
+        limits_form, exclusion_form = LimitsForm(), ExclusionForm()
+        try:
+            if "exclude" in request.POST:
+                exclusion_form = ExclusionForm(request.POST)
+                if exclusion_form.is_valid():
+                    exclusion_start(user=request.user, period=exclusion_form.cleaned_data["period"])
+                    messages.success(request, _("Your self-exclusion has started."))
+                    return HttpResponseRedirect(reverse("responsible-limits"))
+            else:
+                limits_form = LimitsForm(request.POST)
+                if limits_form.is_valid():
+                    limits_set(user=request.user, daily=limits_form.minor("daily"),
+                               weekly=limits_form.minor("weekly"),
+                               reminder_minutes=limits_form.cleaned_data.get("reminder_minutes"))
+                    messages.success(request, _("Your limits are saved."))
+                    return HttpResponseRedirect(reverse("responsible-limits"))
+        except AppError as exc:
+            messages.error(request, exc.localized())
+        return self._page(limits_form, exclusion_form)
+
+    def _page(self, limits_form: LimitsForm, exclusion_form: ExclusionForm) -> HttpResponse:
+        user, now = self.request.user, timezone.now()
+        limits = limits_current(user=user, now=now)
+        context: dict[str, Any] = {
+            "limits": limits, "limits_form": limits_form, "exclusion_form": exclusion_form,
+            "excluded": limits.excluded(now),
+            "daily": _coins(limits.daily), "weekly": _coins(limits.weekly),
+            "lost_day": _coins(table_loss(user=user, since=now - DAY)),
+            "lost_week": _coins(table_loss(user=user, since=now - WEEK)),
+            "pending": [(c.get_setting_display(), _coins(c.value), c.applies_at) for c in limits.pending.values()],
+            "history": limit_history(user=user),
+        }
+        return render(self.request, "responsible/limits.html", context)
