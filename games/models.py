@@ -42,6 +42,11 @@ class Hand(models.Model):
 
     class Meta:
         ordering = ("-id",)
+        indexes = [
+            # The house dashboard joins the ledger's commission entries to their hands.
+            models.Index(fields=["ledger_transaction_id"], name="hand_ledger_transaction",
+                         include=["table"], condition=models.Q(ledger_transaction_id__isnull=False)),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="hand_unique_number"),
             models.UniqueConstraint(

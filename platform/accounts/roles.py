@@ -26,6 +26,7 @@ AUDITOR_VIEW_MODELS: tuple[str, ...] = (
     "history.handrecord",
     "disputes.dispute",
     "disputes.disputeevent",
+    "operations.staffaction",
 )
 
 

@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "games",
     "history",
     "disputes",
+    "operations",
     "responsible",
 ]
 

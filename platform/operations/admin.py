@@ -1,0 +1,180 @@
+"""Operations in Django admin: the house dashboard (staff and auditors), its CSV, the staff
+activity page (the StaffAction changelist, filterable), its CSV export (auditors and
+superusers) and the staff-action form, which calls :mod:`operations.services`."""
+
+from __future__ import annotations
+
+import csv
+import uuid
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from accounts.roles import is_auditor
+from config.admin import ReadOnlyAdminMixin
+from operations import selectors, services
+from operations.forms import StaffActionForm
+from operations.models import StaffAction
+from wallet.money import format_coins
+
+
+def may_see_dashboard(user: Any) -> bool:
+    return bool(user.is_active and user.is_staff and (
+        user.is_superuser or is_auditor(user) or user.has_perm("operations.view_dashboard")))
+
+
+def may_export(user: Any) -> bool:
+    return bool(user.is_active and user.is_staff and (
+        user.is_superuser or is_auditor(user) or user.has_perm("operations.export_activity")))
+
+
+def _bars(points: list[tuple[Any, int]], *, width: int = 640, height: int = 160) -> dict[str, Any]:
+    """A bar chart as SVG rectangles (drawn by the template, no script)."""
+    top = max((v for _k, v in points), default=0) or 1
+    step = width / max(len(points), 1)
+    bars = []
+    for i, (label, value) in enumerate(points):
+        h = round(value / top * (height - 20), 1)
+        bars.append({"x": round(i * step + 1, 1), "y": round(height - h, 1), "w": max(round(step - 2, 1), 1),
+                     "h": h, "label": str(label), "value": value})
+    return {"bars": bars, "width": width, "height": height, "top": top}
+
+
+@admin.register(StaffAction)
+class StaffActionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[StaffAction]):
+    list_display = ("at", "kind", "actor", "target_user", "target_table", "amount_coins", "ledger_transaction",
+                    "reason")
+    list_filter = ("kind", "at", ("actor", admin.RelatedOnlyFieldListFilter),
+                   ("target_user", admin.RelatedOnlyFieldListFilter),
+                   ("target_table", admin.RelatedOnlyFieldListFilter))
+    search_fields = ("reason", "actor__username", "target_user__username", "target_table__name")
+    list_select_related = ("actor", "target_user", "target_table", "ledger_transaction")
+    date_hierarchy = "at"
+    change_list_template = "admin/operations/activity_change_list.html"
+
+    @admin.display(description=_("amount"))
+    def amount_coins(self, action: StaffAction) -> str:
+        return "" if action.amount is None else format_coins(action.amount)
+
+    def get_urls(self) -> list[URLPattern]:
+        wrap = self.admin_site.admin_view
+        return [
+            path("dashboard/", wrap(self.dashboard_view), name="operations_dashboard"),
+            path("dashboard.csv", wrap(self.dashboard_csv), name="operations_dashboard_csv"),
+            path("export.csv", wrap(self.export_view), name="operations_activity_export"),
+            path("act/", wrap(self.act_view), name="operations_act"),
+            *super().get_urls(),
+        ]
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        user = request.user
+        may_act = isinstance(user, User) and any(services.may_act(user, k) for k in StaffAction.Kind.values)
+        extra = {"may_export": may_export(user), "may_see_dashboard": may_see_dashboard(user), "may_act": may_act,
+                 **(extra_context or {})}
+        return super().changelist_view(request, extra)
+
+    # --- dashboard ---------------------------------------------------------------------------
+
+    def _board(self, request: HttpRequest) -> selectors.Dashboard:
+        if not may_see_dashboard(request.user):
+            raise PermissionDenied
+        try:
+            days = int(request.GET.get("days", "7"))
+        except ValueError:
+            days = 7
+        return selectors.dashboard(days=days)
+
+    def dashboard_view(self, request: HttpRequest) -> HttpResponse:
+        board = self._board(request)
+        context = {
+            **self.admin_site.each_context(request), "title": _("House dashboard"), "board": board,
+            "periods": selectors.PERIODS, "opts": self.model._meta,
+            "commission_chart": _bars(board.commission_by_day),
+            "hourly_chart": _bars([(h.strftime("%H:00"), n) for h, n in board.hands_per_hour]),
+            "commission_total": sum(c for _d, c in board.commission_by_day),
+        }
+        return TemplateResponse(request, "admin/operations/dashboard.html", context)
+
+    def dashboard_csv(self, request: HttpRequest) -> HttpResponse:
+        board = self._board(request)
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="dashboard-{board.days}d.csv"'
+        out = csv.writer(response)
+        out.writerow(["figure", "key", "detail", "value"])
+        for day, coins in board.commission_by_day:
+            out.writerow(["commission_by_day", day.isoformat(), "", coins])
+        for game, level, hands, coins in board.commission_by_level:
+            out.writerow(["commission_by_level", game, level, coins])
+            out.writerow(["hands_by_level", game, level, hands])
+        for hour, n in board.hands_per_hour:
+            out.writerow(["hands_per_hour", hour.isoformat(), "", n])
+        out.writerow(["tables_live", "", "", board.tables_live])
+        out.writerow(["players_seated", "", "", board.players_seated])
+        out.writerow(["coins_in_wallets", "", "", board.in_wallets])
+        out.writerow(["coins_in_escrow", "", "", board.in_escrow])
+        for kind, coins in board.paid.items():
+            out.writerow(["paid", kind, "", coins])
+        for bucket, n in board.disputes_by_age:
+            out.writerow(["open_disputes_by_age_days", bucket, "", n])
+        return response
+
+    # --- activity export ---------------------------------------------------------------------
+
+    def export_view(self, request: HttpRequest) -> HttpResponse:
+        if not may_export(request.user):
+            raise PermissionDenied
+        changelist = self.get_changelist_instance(request)
+        rows = changelist.get_queryset(request).select_related("actor", "target_user", "target_table")
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="staff-activity.csv"'
+        out = csv.writer(response)
+        out.writerow(["id", "at", "kind", "staff", "player", "table", "amount", "ledger_transaction", "reason",
+                      "details"])
+        for a in rows.iterator(chunk_size=2000):
+            out.writerow([a.pk, a.at.isoformat(), a.kind, a.actor.username,
+                          a.target_user.username if a.target_user else "", a.target_table_id or "",
+                          "" if a.amount is None else a.amount, a.ledger_transaction_id or "", a.reason,
+                          a.details])
+        return response
+
+    # --- staff actions -----------------------------------------------------------------------
+
+    def act_view(self, request: HttpRequest) -> HttpResponse:
+        actor = request.user
+        assert isinstance(actor, User)
+        if not any(services.may_act(actor, k) for k in StaffAction.Kind.values):
+            raise PermissionDenied
+        initial = {"request_key": uuid.uuid4().hex, **request.GET.dict()}
+        form = StaffActionForm(request.POST or None, initial=initial)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                action = _act(actor, data)
+            except ValidationError as exc:
+                form.add_error(None, exc)
+            else:
+                messages.success(request, _("Done: %(action)s.") % {"action": action.get_kind_display()})
+                return HttpResponseRedirect(reverse("admin:operations_staffaction_changelist"))
+        context = {**self.admin_site.each_context(request), "title": _("Staff action"), "form": form,
+                   "opts": self.model._meta}
+        return TemplateResponse(request, "admin/operations/act.html", context)
+
+
+def _act(actor: User, data: dict[str, Any]) -> StaffAction:
+    kind, reason, key = data["kind"], data["reason"], data["request_key"]
+    if kind == StaffAction.Kind.GRANT:
+        return services.staff_grant(actor=actor, user=data["user"], amount=data["amount"], reason=reason,
+                                    request_key=key)
+    if kind == StaffAction.Kind.BAN:
+        return services.staff_ban(actor=actor, user=data["user"], reason=reason, request_key=key)
+    if kind == StaffAction.Kind.UNBAN:
+        return services.staff_unban(actor=actor, user=data["user"], reason=reason, request_key=key)
+    if kind == StaffAction.Kind.TABLE_CORRECT:
+        return services.staff_table_correct(actor=actor, table_id=data["table"].pk, reason=reason, request_key=key)
+    return services.staff_table_close(actor=actor, table_id=data["table"].pk, reason=reason, request_key=key)

@@ -1,0 +1,134 @@
+"""The house dashboard's figures (docs/OPERATIONS.md "Dashboard"). Each is one aggregate query
+over the ledger (or the live tables); nothing loops over hands in Python."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.db import connection
+from django.db.models import Count, Q, Sum
+from django.utils import timezone
+
+from disputes.models import Dispute
+from tables.models import Seat, Table
+from wallet.models import Account, AccountKind, TransactionKind
+
+PERIODS = (7, 30, 90)
+AGE_BUCKETS = ((0, 1), (1, 3), (3, 7), (7, None))  # days
+
+
+@dataclass
+class Dashboard:
+    days: int
+    since: dt.datetime
+    commission_by_day: list[tuple[dt.date, int]] = field(default_factory=list)
+    commission_by_level: list[tuple[str, str, int, int]] = field(default_factory=list)  # game, level, hands, coins
+    hands_per_hour: list[tuple[dt.datetime, int]] = field(default_factory=list)
+    tables_live: int = 0
+    players_seated: int = 0
+    in_wallets: int = 0
+    in_escrow: int = 0
+    paid: dict[str, int] = field(default_factory=dict)
+    disputes_by_age: list[tuple[str, int]] = field(default_factory=list)
+
+
+def _day_start(now: dt.datetime, days: int) -> dt.datetime:
+    today = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
+    return today - dt.timedelta(days=days - 1)
+
+
+_COMMISSION_SQL = """
+SELECT (t.created_at AT TIME ZONE %(tz)s)::date AS day, sl.game, sl.name, sl.id,
+       count(h.id) AS hands, sum(e.amount) AS coins
+FROM wallet_entry e
+JOIN wallet_ledgertransaction t ON t.id = e.transaction_id
+LEFT JOIN games_hand h ON h.ledger_transaction_id = e.transaction_id
+LEFT JOIN tables_table tb ON tb.id = h.table_id
+LEFT JOIN tables_stakelevel sl ON sl.id = tb.stake_level_id
+WHERE e.house = 'commission' AND t.created_at >= %(since)s
+GROUP BY 1, 2, 3, 4
+ORDER BY 1, 2, 3
+"""
+
+
+def commission_rows(*, since: dt.datetime) -> list[tuple[dt.date, str, str, int, int]]:
+    """(day, game, stake level, hands, commission) for every commission entry since ``since``:
+    the house's commission lines of the settlements (and any commission charged outside a hand,
+    which has no stake level)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_COMMISSION_SQL, {"tz": timezone.get_current_timezone_name(), "since": since})
+        return [(day, game or "", name or "", int(hands), int(coins))
+                for day, game, name, _id, hands, coins in cursor.fetchall()]
+
+
+_HOURLY_SQL = """
+SELECT date_trunc('hour', created_at) AS hour, count(*)
+FROM wallet_ledgertransaction
+WHERE kind = 'settlement' AND created_at >= %(since)s
+GROUP BY 1 ORDER BY 1
+"""
+
+
+def hands_per_hour(*, since: dt.datetime) -> list[tuple[dt.datetime, int]]:
+    """Hands settled per hour (one settlement transaction per settled hand)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_HOURLY_SQL, {"since": since})
+        return [(hour, int(n)) for hour, n in cursor.fetchall()]
+
+
+def paid_out(*, since: dt.datetime) -> dict[str, int]:
+    """Coins the bank paid into wallets since ``since``, by transaction kind (grants,
+    adjustments, dispute compensations): minus the issuance entries of those transactions."""
+    kinds = (TransactionKind.GRANT, TransactionKind.ADJUSTMENT, TransactionKind.DISPUTE_COMPENSATION)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT t.kind, -sum(e.amount) FROM wallet_entry e JOIN wallet_ledgertransaction t "
+            "ON t.id = e.transaction_id WHERE e.house = 'issuance' AND t.kind = ANY(%(kinds)s) "
+            "AND t.created_at >= %(since)s GROUP BY 1",
+            {"kinds": [str(k) for k in kinds], "since": since},
+        )
+        sums = dict(cursor.fetchall())
+    return {str(k): int(sums.get(str(k)) or 0) for k in kinds}
+
+
+def disputes_by_age(*, now: dt.datetime) -> list[tuple[str, int]]:
+    """Disputes not yet resolved (open or under review), counted by age in days."""
+    aggregates = {}
+    for low, high in AGE_BUCKETS:
+        cond = Q(opened_at__lte=now - dt.timedelta(days=low))
+        if high is not None:
+            cond &= Q(opened_at__gt=now - dt.timedelta(days=high))
+        aggregates[f"{low}-{high or ''}"] = Count("id", filter=cond)
+    counts = Dispute.objects.filter(
+        status__in=(Dispute.Status.OPEN, Dispute.Status.UNDER_REVIEW)
+    ).aggregate(**aggregates)
+    return [(label, int(n)) for label, n in counts.items()]
+
+
+def dashboard(*, days: int = 7, now: dt.datetime | None = None) -> Dashboard:
+    now = now or timezone.now()
+    days = days if days in PERIODS else PERIODS[0]
+    since = _day_start(now, days)
+    board = Dashboard(days=days, since=since)
+    rows = commission_rows(since=since)
+    by_day: dict[dt.date, int] = {since.date() + dt.timedelta(days=i): 0 for i in range(days)}
+    by_level: dict[tuple[str, str], list[int]] = {}
+    for day, game, level, hands, coins in rows:
+        by_day[day] = by_day.get(day, 0) + coins
+        totals = by_level.setdefault((game, level), [0, 0])
+        totals[0] += hands
+        totals[1] += coins
+    board.commission_by_day = sorted(by_day.items())
+    board.commission_by_level = [(g, lv, h, c) for (g, lv), (h, c) in sorted(by_level.items())]
+    board.hands_per_hour = hands_per_hour(since=now - dt.timedelta(hours=24))
+    live = Seat.objects.filter(table__status=Table.Status.OPEN).aggregate(
+        players=Count("user", distinct=True), tables=Count("table", distinct=True)
+    )
+    board.tables_live, board.players_seated = int(live["tables"]), int(live["players"])
+    balances = dict(Account.objects.values_list("kind").annotate(total=Sum("balance")).order_by())
+    board.in_wallets = int(balances.get(AccountKind.WALLET) or 0)
+    board.in_escrow = int(balances.get(AccountKind.TABLE) or 0)
+    board.paid = paid_out(since=since)
+    board.disputes_by_age = disputes_by_age(now=now)
+    return board

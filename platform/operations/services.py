@@ -1,0 +1,120 @@
+"""Staff actions, each with its audit row (docs/OPERATIONS.md): granting coins, correcting a
+table (voiding its hand in play, every stake returned), closing a table and banning a player.
+
+Every action needs a reason, checks the actor's permission, and is idempotent on its
+``request_key``: the same request again returns the first action's row and does nothing more.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games.models import Hand
+from games.services.hands import hand_void
+from games.services.seating import seat_leave, table_close
+from operations.models import StaffAction
+from tables.models import Seat, Table
+from wallet import services as wallet
+
+PERMISSIONS: dict[str, str] = {
+    StaffAction.Kind.GRANT: "operations.grant_coins",
+    StaffAction.Kind.TABLE_CORRECT: "operations.correct_table",
+    StaffAction.Kind.TABLE_CLOSE: "operations.close_table",
+    StaffAction.Kind.BAN: "operations.ban_player",
+    StaffAction.Kind.UNBAN: "operations.ban_player",
+}
+
+
+def may_act(actor: User, kind: str) -> bool:
+    """Whether a staff member may take this kind of action (auditors never may)."""
+    return bool(actor.is_active and actor.is_staff and actor.has_perm(PERMISSIONS[kind]))
+
+
+def _begin(actor: User, kind: str, reason: str, request_key: str) -> StaffAction | None:
+    if not may_act(actor, kind):
+        raise PermissionDenied(_("You may not do this."))
+    if not reason or not reason.strip():
+        raise ValidationError(_("A reason is required."))
+    return StaffAction.objects.filter(request_key=f"{kind}:{request_key}").first()
+
+
+def _record(actor: User, kind: str, reason: str, request_key: str, **fields: object) -> StaffAction:
+    return StaffAction.objects.create(
+        kind=kind, actor=actor, reason=reason.strip(), request_key=f"{kind}:{request_key}", **fields,
+    )
+
+
+@transaction.atomic
+def staff_grant(*, actor: User, user: User, amount: int, reason: str, request_key: str) -> StaffAction:
+    """Grant ``amount`` minor units from the bank to the player's wallet."""
+    done = _begin(actor, StaffAction.Kind.GRANT, reason, request_key)
+    if done is not None:
+        return done
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise ValidationError(_("The amount must be a positive number of coins."))
+    txn = wallet.wallet_grant(
+        user=user, amount=amount, idempotency_key=f"staff-grant:{request_key}", actor=actor, memo=reason.strip(),
+        reference=f"user:{user.pk}",
+    )
+    return _record(actor, StaffAction.Kind.GRANT, reason, request_key, target_user=user, amount=amount,
+                   ledger_transaction=txn)
+
+
+@transaction.atomic
+def staff_table_correct(*, actor: User, table_id: int, reason: str, request_key: str) -> StaffAction:
+    """Correct a table whose hand is stuck: void the hand in play (every stake returned, the next
+    deal scheduled) through the live-play service ``hand_void``."""
+    done = _begin(actor, StaffAction.Kind.TABLE_CORRECT, reason, request_key)
+    if done is not None:
+        return done
+    table = Table.objects.get(pk=table_id)
+    hand = Hand.objects.filter(table=table, status=Hand.Status.ACTIVE).first()
+    if hand is None:
+        raise ValidationError(_("This table has no hand in play to void."))
+    voided = hand_void(hand_id=hand.pk, reason=f"staff: {reason.strip()}"[:200])
+    return _record(actor, StaffAction.Kind.TABLE_CORRECT, reason, request_key, target_table=table,
+                   details={"hand": hand.pk, "number": hand.number, "voided": voided})
+
+
+@transaction.atomic
+def staff_table_close(*, actor: User, table_id: int, reason: str, request_key: str) -> StaffAction:
+    """Close a table for good through ``table_close`` (idle seats cashed out at once)."""
+    done = _begin(actor, StaffAction.Kind.TABLE_CLOSE, reason, request_key)
+    if done is not None:
+        return done
+    closing = table_close(table_id=table_id, actor=actor, reason=reason.strip())
+    return _record(actor, StaffAction.Kind.TABLE_CLOSE, reason, request_key, target_table_id=table_id,
+                   amount=closing.amount,
+                   details={"cashed_out": closing.cashed_out, "in_hand": closing.in_hand})
+
+
+@transaction.atomic
+def staff_ban(*, actor: User, user: User, reason: str, request_key: str) -> StaffAction:
+    """Ban a player: the account is deactivated (no log-in; its sessions and sockets no longer
+    authenticate, so it cannot sit) and every seat is left — cashed out at once, or at the end of
+    the hand it is dealt into, where it is played as a leaver."""
+    done = _begin(actor, StaffAction.Kind.BAN, reason, request_key)
+    if done is not None:
+        return done
+    if user.pk == actor.pk or user.is_superuser:
+        raise ValidationError(_("This account cannot be banned."))
+    User.objects.filter(pk=user.pk).update(is_active=False)
+    user.is_active = False
+    left = []
+    for table_id in Seat.objects.filter(user=user).values_list("table_id", flat=True):
+        left.append({"table": table_id, "cashed_out": seat_leave(table_id=table_id, user=user)})
+    return _record(actor, StaffAction.Kind.BAN, reason, request_key, target_user=user, details={"seats": left})
+
+
+@transaction.atomic
+def staff_unban(*, actor: User, user: User, reason: str, request_key: str) -> StaffAction:
+    """Lift a ban: the account may log in and sit again."""
+    done = _begin(actor, StaffAction.Kind.UNBAN, reason, request_key)
+    if done is not None:
+        return done
+    User.objects.filter(pk=user.pk).update(is_active=True)
+    user.is_active = True
+    return _record(actor, StaffAction.Kind.UNBAN, reason, request_key, target_user=user)
