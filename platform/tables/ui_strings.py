@@ -86,6 +86,8 @@ TABLE: dict[str, Promise] = {
     "declare_confirm": _("Declare {name}? The server checks your 13 cards; a false declaration is a foul."),
     "submitted_wait": _("Submitted — waiting for the others"),
     "place_help": _("Tap cards, then tap a row — or drag them. Keys 1, 2, 3 place the selected cards."),
+    "place_help_touch": _("Tap cards, then tap a row — or drag them."),
+    "place_help_keys": _("Click cards, then a row — or drag them. Keys 1, 2, 3 place the selected cards."),
     "place_into": _("Place the selected cards in {row}"),
     "to_hand": _("Back to hand"),
     "foul_warning": _("Foul: the back must be at least the middle, and the middle at least the front."),
