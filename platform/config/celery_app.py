@@ -51,6 +51,14 @@ def connections_tidy(sender: Task | None = None, **kwargs: Any) -> None:
         close_old_connections()
 
 
+@signals.worker_process_init.connect
+def channel_layer_loop(**kwargs: Any) -> None:
+    """A prefork child sends its broadcasts on one loop of its own (games/groups.py)."""
+    from games.groups import use_own_loop
+
+    use_own_loop()
+
+
 @signals.worker_process_shutdown.connect
 def connection_pools_close(**kwargs: Any) -> None:
     """End a prefork child's pooled sessions as the child exits, not by a dropped socket."""

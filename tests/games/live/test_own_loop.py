@@ -1,0 +1,103 @@
+"""A process without an event loop (a worker's child) sends every broadcast on one loop of its
+own, through one Redis connection, and goes on sending after Redis restarts.
+
+A private redis-server on a free port, so the restart touches nothing else."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+
+import pytest
+import redis
+from channels.layers import channel_layers
+
+from games import groups
+
+pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _start(port: int) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    client = redis.Redis(port=port)
+    for _ in range(100):
+        try:
+            client.ping()
+            return server
+        except redis.ConnectionError:
+            time.sleep(0.05)
+    raise RuntimeError("redis-server did not start")
+
+
+@pytest.fixture
+def private_layer(settings: pytest.FixtureRequest) -> Iterator[int]:
+    port = _free_port()
+    server = _start(port)
+    settings.CHANNEL_LAYERS = {"default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"]},
+    }}
+    channel_layers.backends.clear()
+    wanted = groups._own_loop_wanted
+    groups.use_own_loop()
+    holder = {"server": server}
+    try:
+        yield port
+    finally:
+        groups._own_loop_wanted = wanted
+        channel_layers.backends.clear()
+        holder["server"].kill()
+        holder["server"].wait()
+
+
+def _clients(port: int) -> int:
+    return sum(1 for c in redis.Redis(port=port).client_list() if c.get("cmd") != "client|list")
+
+
+def _receive_one(port: int, group: str, send: object) -> dict:
+    """Subscribe to ``group`` on a layer of this thread's own, run ``send`` in a thread without
+    an event loop (as a worker's task runs), and return the message heard."""
+    layer = channel_layers["default"]
+
+    async def run() -> dict:
+        channel = await layer.new_channel()
+        await layer.group_add(group, channel)
+        await asyncio.sleep(0.1)
+        await asyncio.get_running_loop().run_in_executor(None, send)
+        message = await asyncio.wait_for(layer.receive(channel), 5)
+        await layer.group_discard(group, channel)
+        return message
+
+    return asyncio.run(run())
+
+
+def test_sends_share_one_loop_and_survive_a_redis_restart(private_layer: int) -> None:
+    port = private_layer
+    for n in range(5):
+        got = _receive_one(port, "g", lambda n=n: groups.group_send(("g", {"type": "x.y", "n": n})))
+        assert got["n"] == n
+    loop = groups._own_loop
+    assert loop is not None
+    time.sleep(0.2)
+    # five sends, one sending loop: its one publishing connection (not one per send)
+    assert _clients(port) <= 2, redis.Redis(port=port).client_list()
+
+    subprocess.run(["redis-cli", "-p", str(port), "shutdown", "nosave"], check=False, capture_output=True)
+    time.sleep(0.3)
+    _start(port)  # the fixture kills whatever listens there at the end through its own handle
+    got = _receive_one(port, "g", lambda: groups.group_send(("g", {"type": "x.y", "n": "after"})))
+    assert got["n"] == "after"
+    assert groups._own_loop is loop  # the same loop, its connection re-established
