@@ -17,12 +17,20 @@ from django.views import View
 from accounts.requests import AuthenticatedHttpRequest
 from config.errors import AppError
 from responsible.forms import ExclusionForm, LimitsForm
+from responsible.models import LimitChange, Setting
 from responsible.selectors import DAY, WEEK, limit_history, limits_current, table_loss
 from responsible.services import exclusion_start, limits_set
 
 
 def _coins(minor: int | None) -> Decimal | None:
-    return None if minor is None else Decimal(minor) / 100
+    return None if minor is None else (Decimal(minor) / 100).quantize(Decimal("0.01"))
+
+
+def _shown(change: LimitChange, value: int | None) -> object:
+    """A loss limit in coins, a reminder in minutes, as recorded."""
+    if value is None or change.setting == Setting.REMINDER:
+        return value
+    return _coins(value)
 
 
 class LimitsView(LoginRequiredMixin, View):
@@ -66,6 +74,6 @@ class LimitsView(LoginRequiredMixin, View):
             "lost_day": _coins(table_loss(user=user, since=now - DAY)),
             "lost_week": _coins(table_loss(user=user, since=now - WEEK)),
             "pending": [(c.get_setting_display(), _coins(c.value), c.applies_at) for c in limits.pending.values()],
-            "history": limit_history(user=user),
+            "history": [(c, *(_shown(c, v) for v in (c.old_value, c.new_value))) for c in limit_history(user=user)],
         }
         return render(self.request, "responsible/limits.html", context)
