@@ -45,7 +45,7 @@ class Hand(models.Model):
         indexes = [
             # The house dashboard joins the ledger's commission entries to their hands.
             models.Index(fields=["ledger_transaction_id"], name="hand_ledger_transaction",
-                         include=["table"], condition=models.Q(ledger_transaction_id__isnull=False)),
+                         include=["table", "finished_at"]),
         ]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="hand_unique_number"),
