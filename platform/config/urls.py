@@ -23,6 +23,7 @@ urlpatterns = [
     path("history/", include("history.urls")),
     path("disputes/", include("disputes.urls")),
     path("responsible/", include("responsible.urls")),
+    path("admin/integrity/", include("integrity.urls")),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("wallet/", include("wallet.urls")),

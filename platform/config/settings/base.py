@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "disputes",
     "operations",
     "responsible",
+    "integrity",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,14 @@
+"""The integrity pages, mounted under ``admin/integrity/`` and wrapped by the admin site's login."""
+
+from django.contrib import admin
+from django.urls import path
+
+from integrity import views
+
+app_name = "integrity"
+
+urlpatterns = [
+    path("", admin.site.admin_view(views.pairs_view), name="pairs"),
+    path("players/", admin.site.admin_view(views.players_view), name="players"),
+    path("pairs/<int:a>/<int:b>/", admin.site.admin_view(views.pair_view), name="pair"),
+]

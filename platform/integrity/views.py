@@ -1,0 +1,55 @@
+"""Auditor-facing integrity pages inside Django admin (read-only; staff and auditors only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from accounts.roles import is_auditor
+from integrity import selectors
+
+PERIODS = (7, 30, 90, 365)
+
+
+def may_see_integrity(user: Any) -> bool:
+    """Active staff who are superusers, auditors, or may view hand records."""
+    return bool(user.is_active and user.is_staff and (
+        user.is_superuser or is_auditor(user) or user.has_perm("history.view_handrecord")))
+
+
+def _context(request: HttpRequest, title: str) -> dict[str, Any]:
+    if not may_see_integrity(request.user):
+        raise PermissionDenied
+    try:
+        days: int | None = int(request.GET.get("days", "0")) or None
+    except ValueError:
+        days = None
+    return {**admin.site.each_context(request), "title": title, "days": days, "periods": PERIODS,
+            "min_hands": selectors.MIN_HANDS, "z_flag": selectors.Z_FLAG, "z_player": selectors.Z_PLAYER}
+
+
+def pairs_view(request: HttpRequest) -> HttpResponse:
+    context = _context(request, _("Integrity: pairs of players"))
+    context["pairs"] = selectors.pair_signals(days=context["days"])
+    return TemplateResponse(request, "admin/integrity/pairs.html", context)
+
+
+def players_view(request: HttpRequest) -> HttpResponse:
+    context = _context(request, _("Integrity: fouls and automatic play"))
+    context["players"] = selectors.player_signals(days=context["days"])
+    return TemplateResponse(request, "admin/integrity/players.html", context)
+
+
+def pair_view(request: HttpRequest, a: int, b: int) -> HttpResponse:
+    context = _context(request, _("Integrity: hands of a pair"))
+    users = {u.pk: u.username for u in User.objects.filter(pk__in=(a, b))}
+    if len(users) != 2:
+        raise PermissionDenied
+    context.update(a_name=users[a], b_name=users[b], hands=selectors.pair_hands(a=a, b=b, days=context["days"]))
+    return TemplateResponse(request, "admin/integrity/pair.html", context)
