@@ -58,15 +58,42 @@ log = logging.getLogger(__name__)
 
 # --- dealing ---------------------------------------------------------------------------------
 
-def hand_start_after_commit(table_id: int, delay: float | None = None) -> None:
+def hand_start_after_commit(table_id: int, delay: float | None = None, *, pause: bool = True) -> None:
     """Once the current transaction commits, try to deal at this table: at once when ``delay``
-    (default GAMES_START_DELAY) is 0 or less, else through a start timer."""
-    transaction.on_commit(lambda: hand_start_soon(table_id, delay), robust=True)
+    (default GAMES_START_DELAY) is 0 or less, else through a start timer; never before the
+    showdown pause is over (``pause=False``: a deal that has waited it out already retries)."""
+    transaction.on_commit(lambda: hand_start_soon(table_id, delay, pause=pause), robust=True)
 
 
-def hand_start_soon(table_id: int, delay: float | None = None) -> None:
-    """Try to deal at this table now (``delay`` 0 or less) or after ``delay`` seconds."""
+def showdown_pause_left(table_id: int) -> float | None:
+    """Seconds left of the pause after the table's last hand (GAMES_NEXT_HAND_DELAY from its
+    reveal), 0 when over or never dealt; None while a hand is in play (its settlement
+    schedules the next deal)."""
+    last = Hand.objects.filter(table_id=table_id).order_by("-number").values_list("status", "finished_at").first()
+    if last is None:
+        return 0.0
+    status, finished_at = last
+    if status == Hand.Status.ACTIVE:
+        return None
+    if finished_at is None:
+        return 0.0
+    return max(0.0, settings.GAMES_NEXT_HAND_DELAY - (timezone.now() - finished_at).total_seconds())
+
+
+def hand_start_soon(table_id: int, delay: float | None = None, *, pause: bool = True) -> None:
+    """Try to deal at this table now (``delay`` 0 or less) or after ``delay`` seconds.
+
+    A join, a top-up or a return from sitting out asks for a deal after the short start delay;
+    the pause after a showdown is a minimum from the reveal all the same: while a hand is in
+    play nothing is scheduled (its settlement does it), and after one the deal waits for what
+    is left of the pause. A timer set earlier could otherwise deal the next hand seconds after
+    the reveal (its hand count is still the table's)."""
     delay = settings.GAMES_START_DELAY if delay is None else delay
+    if pause:
+        left = showdown_pause_left(table_id)
+        if left is None:
+            return
+        delay = max(delay, left)
     if delay > 0:
         timers.schedule_start(table_id, delay)
         return
@@ -103,7 +130,7 @@ def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Ha
     if problems:
         _remove_short_seats(table, seats, problems)
         table_touch(table)
-        hand_start_after_commit(table.pk, 0)  # the players left may still be enough
+        hand_start_after_commit(table.pk, 0, pause=False)  # the players left may still be enough
         return None
     return _deal(table, seats, stacks, carry)
 
