@@ -40,8 +40,6 @@ def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_i
     """
     if not user.is_active:
         raise PlayError(_("This account is banned."), code="banned")
-    if not user.is_active:
-        raise PlayError(_("This account is banned."), code="banned")
     table = table_lock(table_id)
     if table.status != Table.Status.OPEN:
         raise PlayError(_("This table is closed."), code="closed")
