@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -394,26 +393,3 @@ def _engine_presence(table: Table, hand: Hand, user: User, action: dict[str, Any
     action_log(hand, seat=seat, user=user, action=action, client_id=None, auto=True)
     hand_advance(table, hand, state)
     return True
-
-
-@dataclass(frozen=True)
-class HintJob:
-    """What the solver needs for a hint, as plain data (it runs in another process)."""
-
-    hand_id: int
-    commitment: str  # with the id, names the hand even across a database restored or reset
-    phase_seq: int
-    game: str
-    state: dict[str, Any]
-    seat: int
-    needed: bool  # the seat has something to do in this phase
-
-
-def hand_hint_job(*, table_id: int, user: User) -> HintJob:
-    """The player's seat in the hand in play, for the hint button (``games.services.hints``)."""
-    hand = Hand.objects.filter(table_id=table_id, status=Hand.Status.ACTIVE).first()
-    seat = hand.seat_of(user.pk) if hand else None
-    if hand is None or seat is None:
-        raise NoActiveHand(_("No hand is in play for you at this table."))
-    needed = bool(engine(hand.game).legal_actions(hand.state, seat))
-    return HintJob(hand.pk, hand.commitment, hand.phase_seq, hand.game, hand.state, seat, needed)

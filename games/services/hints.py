@@ -19,6 +19,7 @@ import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -28,9 +29,10 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import hint_worker
+from games.adapters import engine
+from games.models import Hand
 from games.services import limits
-from games.services.errors import PlayError
-from games.services.hands import HintJob, hand_hint_job
+from games.services.errors import NoActiveHand, PlayError
 
 HINTS_SHOWN = 3
 _pool: ProcessPoolExecutor | None = None
@@ -46,6 +48,29 @@ class RateLimited(PlayError):
     def __init__(self, message: str, *, retry_after: float) -> None:
         super().__init__(message)
         self.retry_after = round(retry_after, 1)
+
+
+@dataclass(frozen=True)
+class HintJob:
+    """What the solver needs for a hint, as plain data (it runs in another process)."""
+
+    hand_id: int
+    commitment: str  # with the id, names the hand even across a database restored or reset
+    phase_seq: int
+    game: str
+    state: dict[str, Any]
+    seat: int
+    needed: bool  # the seat has something to do in this phase
+
+
+def hand_hint_job(*, table_id: int, user: User) -> HintJob:
+    """The player's seat in the hand in play, for the hint button (``games.services.hints``)."""
+    hand = Hand.objects.filter(table_id=table_id, status=Hand.Status.ACTIVE).first()
+    seat = hand.seat_of(user.pk) if hand else None
+    if hand is None or seat is None:
+        raise NoActiveHand(_("No hand is in play for you at this table."))
+    needed = bool(engine(hand.game).legal_actions(hand.state, seat))
+    return HintJob(hand.pk, hand.commitment, hand.phase_seq, hand.game, hand.state, seat, needed)
 
 
 def _solver_pool() -> ProcessPoolExecutor:
