@@ -14,6 +14,7 @@ from typing import Any
 
 from games.engine.cards import card_str
 from games.engine.samgong.hands import evaluate, is_zero_point
+from games.engine.samgong.highlights import highlights
 from games.engine.samgong.moves import legal_actions
 from games.engine.samgong.rules import BANKER_MODES
 from games.engine.samgong.table import State, pending, seat_count
@@ -39,6 +40,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "table_cards": None if table is None else {k: [card_str(c) for c in v] for k, v in table.items()},
         "legal_actions": [] if seat is None else legal_actions(state, seat),
         "result": result(state),
+        "highlights": highlights(state.get("settlement"), mode=state["mode"]),
     }
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from games.engine.cards import cards_str
 from games.engine.protocol import State
 from games.engine.thirteen.engine import GAME, ROWS, deadline, legal_actions
+from games.engine.thirteen.highlights import highlights
 
 
 def _shown(submission: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -49,4 +50,5 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "seats": seats,
         "legal_actions": legal_actions(state, seat) if seat is not None else [],
         "result": copy.deepcopy(state["result"]),
+        "highlights": highlights(state["result"]),
     }

@@ -12,6 +12,7 @@ import copy
 from typing import Any
 
 from games.engine.cards import card_str, cards_str
+from games.engine.thirteen_trio.highlights import highlights
 from games.engine.thirteen_trio.rules import ROWS, game_minimum, role, set_minimum
 
 State = dict[str, Any]
@@ -54,4 +55,5 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "commitment": state["commitment"],
         "seats": [_seat_view(state, i, seat) for i in range(len(state["seats"]))],
         "result": copy.deepcopy(state["result"]),
+        "highlights": highlights(state["result"], base=rules["base"]),
     }
