@@ -17,7 +17,7 @@ from django.views import View
 from django.views.generic import TemplateView
 
 from games.engine.registry import GAMES, engine_for
-from tables import ui_strings
+from tables import ui_showdown, ui_strings
 from tables.models import StakeLevel, Table
 from tables.selectors import stake_level_list, table_list_open, table_summary
 from tables.services import table_find_or_create_free
@@ -100,7 +100,7 @@ class TableView(TemplateView):
             "login": f"{reverse('login')}?next={self.request.path}",
             "lobby": reverse("lobby"),
         }
-        context["strings"] = ui_strings.strings(ui_strings.COMMON, ui_strings.TABLE)
+        context["strings"] = ui_strings.strings(ui_strings.COMMON, ui_strings.TABLE, ui_showdown.SHOWDOWN)
         return context
 
 

@@ -100,7 +100,10 @@
       noBet: function () { this.bets = {}; this.act({ type: "bet", bets: {} }).catch(function () {}); },
 
       /* --- seats ------------------------------------------------------------------------ */
-      seatView: function (slot) { return slot.hand === null || !this.view ? null : this.view.seats[slot.hand]; },
+      seatView: function (slot) {
+        var v = this.shownView();
+        return slot.hand === null || !v || !v.seats[slot.hand] ? null : v.seats[slot.hand];
+      },
       gameBadges: function (slot) {
         var i = slot.hand, v = this.view, badges = [];
         if (i === null || !v) return badges;
@@ -157,7 +160,7 @@
   document.addEventListener("alpine:init", function () {
     root.Alpine.data("table", function () {
       var config = CT.readJson("ct-config");
-      return CT.mix(CT.tableCore(config), samgongPart(config));
+      return CT.mix(CT.tableCore(config), samgongPart(config), CT.showdownPart(config, 1));
     });
   });
 })(window);

@@ -43,9 +43,10 @@
       /* --- state ------------------------------------------------------------------------ */
       onState: function (frame) {
         if (this.frame && frame.version < this.frame.version) return; // an older snapshot
-        var previous = this.frame ? this.frame.hand : null;
+        var before = this.frame, previous = before ? before.hand : null;
         this.frame = frame;
         if (this.onFrame) this.onFrame(previous, frame.hand);
+        if (this.onShowdown) this.onShowdown(before, frame); // ct-showdown.js
       },
       get hand() { return this.frame ? this.frame.hand : null; },
       get view() { return this.hand ? this.hand.view : null; },
@@ -79,7 +80,7 @@
         var n = this.frame.stake.seats;
         var bottom = this.seated ? this.you : 0;
         var bySeat = {};
-        this.frame.seats.forEach(function (s) { bySeat[s.index] = s; });
+        (this.shownSeats ? this.shownSeats() : this.frame.seats).forEach(function (s) { bySeat[s.index] = s; });
         var slots = [];
         for (var k = 0; k < n; k++) {
           var index = (bottom + k) % n;
@@ -113,6 +114,7 @@
           this.retryIn = Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000));
         }
         if (this.onTick) this.onTick();
+        if (this.feelTick) this.feelTick();
       },
       secondsLeft: function () {
         void this.now;

@@ -1,12 +1,11 @@
 /* 十三张 and 三人十三支: arrange cards into the front, middle and back rows (tap, drag or keys
  * 1/2/3), sort, live row labels and foul warning, suggestions, 报到, and a showdown revealed
- * row by row. */
+ * row by row (ct-showdown.js: three steps, one per row). */
 (function (root) {
   "use strict";
   var t = CT.t, E = root.CTEval;
   var ROWS = ["front", "middle", "back"];
   var SIZE = { front: 3, middle: 5, back: 5 };
-  var REVEAL_STEP_MS = 900;
 
   function storageKey(handId) { return "ct-board-" + handId; }
 
@@ -19,8 +18,6 @@
       sortMode: "rank",
       hints: [],
       hintIndex: -1,
-      stage: 4,
-      revealedHand: null,
       trio: trio,
       rowNames: ROWS,
 
@@ -30,11 +27,6 @@
         var mine = this.mine;
         if (hand.status === "active" && mine && mine.cards && hand.id !== this.boardHand) {
           this.loadBoard(hand.id, mine.cards);
-        }
-        if (hand.status !== "active" && this.revealedHand !== hand.id) {
-          this.revealedHand = hand.id;
-          var live = previous && previous.id === hand.id && previous.status === "active";
-          if (live) this.playReveal(); else this.stage = 4;
         }
       },
       loadBoard: function (handId, cards) {
@@ -54,13 +46,6 @@
       },
       saveBoard: function () {
         try { root.sessionStorage.setItem(storageKey(this.boardHand), JSON.stringify(this.board)); } catch (e) { /* private mode */ }
-      },
-      playReveal: function () {
-        var self = this;
-        this.stage = 0;
-        [1, 2, 3, 4].forEach(function (step) {
-          setTimeout(function () { self.stage = Math.max(self.stage, step); }, step * REVEAL_STEP_MS);
-        });
       },
 
       /* --- my seat ---------------------------------------------------------------------- */
@@ -320,16 +305,35 @@
         }
         return null;
       },
-      /* 十三张: my comparisons with each other seat, row by row. */
+      /* The 打枪 between `me` and `other` in the view's highlights (its units doubled by a trio
+       * home run), or null. */
+      shootBetween: function (me, other) {
+        return ((this.view && this.view.highlights) || []).find(function (h) {
+          return h.kind === "shoot" && ((h.seat === me && h.from === other) || (h.seat === other && h.from === me));
+        }) || null;
+      },
+      /* My comparisons with each other seat: 十三张 row by row, the trio its shoots; a 打枪 says
+       * so, with what it paid. */
       myPairs: function () {
         var r = this.view && this.view.result, me = this.handSeat, self = this;
-        if (trio || !r || !r.pairs || me === null) return [];
-        return r.pairs.filter(function (p) { return p.seats.indexOf(me) >= 0; }).map(function (p) {
+        if (!r || me === null || me === undefined) return [];
+        if (trio) {
+          return (this.view.highlights || []).filter(function (h) {
+            return h.kind === "shoot" && (h.seat === me || h.from === me);
+          }).map(function (h) {
+            var flip = h.seat === me ? 1 : -1;
+            return { name: self.playerName(flip > 0 ? h.from : h.seat), units: h.units * flip, coins: h.coins * flip,
+              rows: null, kind: "shoot", shoot: true, doubled: h.doubled };
+          });
+        }
+        return (r.pairs || []).filter(function (p) { return p.seats.indexOf(me) >= 0; }).map(function (p) {
           var flip = p.seats[0] === me ? 1 : -1;
           var other = p.seats[0] === me ? p.seats[1] : p.seats[0];
+          var shot = self.shootBetween(me, other);
           return {
             name: self.playerName(other), units: p.units * flip, coins: (p.coins || 0) * flip,
-            rows: p.rows ? p.rows.map(function (x) { return x * flip; }) : null, kind: p.kind
+            rows: p.rows ? p.rows.map(function (x) { return x * flip; }) : null, kind: p.kind,
+            shoot: !!shot, doubled: !!(shot && shot.doubled)
           };
         });
       },
@@ -342,7 +346,7 @@
   document.addEventListener("alpine:init", function () {
     root.Alpine.data("table", function () {
       var config = CT.readJson("ct-config");
-      return CT.mix(CT.tableCore(config), thirteenPart(config));
+      return CT.mix(CT.tableCore(config), thirteenPart(config), CT.showdownPart(config, 3));
     });
   });
 })(window);

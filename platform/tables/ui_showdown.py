@@ -1,0 +1,22 @@
+"""The strings of the table page's showdown (static/js/ct-showdown.js): the banner of the hand's
+special events (``hl_<kind>`` for each kind of ``hand.view.highlights``, docs/PROTOCOL.md) and
+the sound switch. Passed to the page with the other table strings (:mod:`tables.ui_strings`)."""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+SHOWDOWN: dict[str, Promise] = {
+    "hl_shoot": _("Scoop"),
+    "hl_home_run": _("Home run"),
+    "hl_natural": _("Natural declared"),
+    "hl_jackpot": _("Jackpot"),
+    "hl_sangong": _("Three faces"),
+    "hl_collects": _("{name} collects {x}"),
+    "hl_collects_from": _("{name} collects {x} from {from}"),
+    "hl_doubled": _("Doubled"),
+    "sound_mute": _("Mute sounds"),
+    "sound_on": _("Sounds on"),
+    "sound_off": _("Sounds off"),
+}
