@@ -16,6 +16,7 @@ from games.engine.thirteen_trio.scoring import is_foul as trio_foul
 from games.models import Hand
 from games.services.hands import hand_act, hand_start_if_ready
 from tests.browser.conftest import call
+from tests.browser.test_accessibility import violations
 from tests.browser.helpers import is_foul, money, signed, sit_down, text, wait_showdown
 
 pytestmark = pytest.mark.browser
@@ -60,7 +61,9 @@ def arrange(table: Any, user: Any, rows: dict[str, list[str]]) -> None:
 def test_the_rows_show_before_the_stacks_move_and_the_summary_after_them_with_sounds(player, make_table):
     table = make_table("thirteen", arrange_seconds=12)
     alice, bob = player("阿丽"), player("Bob", lang="en")
-    alice.page.add_init_script(f"({WATCH})()")
+    for p in (alice, bob):
+        p.page.add_init_script(f"({WATCH})()")
+    bob.page.emulate_media(reduced_motion="reduce")
     for p in (alice, bob):
         sit_down(p, table)
 
@@ -111,6 +114,14 @@ def test_the_rows_show_before_the_stacks_move_and_the_summary_after_them_with_so
     assert moved <= settled < summary  # the summary shows once the coins have moved
     assert log[summary]["t"] - log[moved]["t"] >= 500
     assert any(e["delta"] for e in log[moved:summary + 1])
+    assert len({e["money"] for e in log[start:]}) > 2  # Alice sees the stacks count to their new amounts
+
+    # Bob asked for reduced motion: the same order, the stacks jump straight to their new amounts.
+    bob_log = bob.page.evaluate("window.__feel")
+    bob_start = next(i for i, e in enumerate(bob_log) if e["flips"])
+    bob_moved = next(i for i, e in enumerate(bob_log) if i > bob_start and e["money"] != bob_log[bob_start]["money"])
+    assert bob_log[bob_moved - 1]["down"] == 0
+    assert len({e["money"] for e in bob_log[bob_start:]}) == 2
 
     # Sounds: Alice heard the deal, her turn, the clock of her last seconds and her win, in order.
     played = alice.page.evaluate(PLAYED)
@@ -176,4 +187,5 @@ def test_a_trio_home_run_shows_its_banner_and_the_doubled_scoop_on_the_pair_line
         expect(p.page.locator("[data-testid=highlight][data-kind=home_run]")).to_contain_text(text("home_run", lang))
     for p in players:
         assert not p.errors
+    assert violations(alice.page, alice.base) == []  # the banner and the pair lines pass axe-core
     alice.shot("trio-home-run-zh-hans")
