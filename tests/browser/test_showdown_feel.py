@@ -16,8 +16,8 @@ from games.engine.thirteen_trio.scoring import is_foul as trio_foul
 from games.models import Hand
 from games.services.hands import hand_act, hand_start_if_ready
 from tests.browser.conftest import call
-from tests.browser.test_accessibility import violations
 from tests.browser.helpers import is_foul, money, signed, sit_down, text, wait_showdown
+from tests.browser.test_accessibility import violations
 
 pytestmark = pytest.mark.browser
 
@@ -43,7 +43,7 @@ WATCH = """() => {
 PLAYED = "() => window.CT && CT.sound ? CT.sound.played.slice() : null"
 
 
-def fouled_rows(cards: list[str], *, suits: bool, foul: Any) -> dict[str, list[str]]:
+def fouled_rows(cards: list[str], *, foul: Any) -> dict[str, list[str]]:
     """Some arrangement of 13 of ``cards`` that fouls (a random one, tried until it does)."""
     rng = random.Random(7)
     for _ in range(10_000):
@@ -84,7 +84,7 @@ def test_the_rows_show_before_the_stacks_move_and_the_summary_after_them_with_so
         p.page.wait_for_selector("[data-testid=board]", state="visible")
     alice.page.wait_for_function("() => CT.sound.played.indexOf('turn') >= 0")
     bob_cards = cards_str(hand.state["seats"][hand.seat_of(bob.user.pk)]["cards"])
-    arrange(table, bob.user, fouled_rows(bob_cards, suits=True, foul=lambda rows: is_foul(rows, suits=True)))
+    arrange(table, bob.user, fouled_rows(bob_cards, foul=lambda rows: is_foul(rows, suits=True)))
     alice.page.click("[data-testid=hint]")
     alice.page.wait_for_function("() => document.querySelectorAll('[data-testid=hand] .card-btn').length === 0")
     alice.page.wait_for_function("() => CT.sound.played.indexOf('clock') >= 0", timeout=15_000)  # the last 5 s
@@ -148,7 +148,7 @@ def test_a_trio_home_run_shows_its_banner_and_the_doubled_scoop_on_the_pair_line
     alice, others = players[0], players[1:]
     for p in others:  # both others foul: 阿丽 shoots each of them, a home run
         cards = cards_str(hand.state["seats"][hand.seat_of(p.user.pk)]["cards"])
-        rows = fouled_rows(cards, suits=False, foul=lambda r: trio_foul({k: parse_cards(v) for k, v in r.items()}))
+        rows = fouled_rows(cards, foul=lambda r: trio_foul({k: parse_cards(v) for k, v in r.items()}))
         arrange(table, p.user, rows)
     alice.page.wait_for_selector("[data-testid=board]", state="visible")
     alice.page.click("[data-testid=hint]")
