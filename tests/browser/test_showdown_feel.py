@@ -189,3 +189,55 @@ def test_a_trio_home_run_shows_its_banner_and_the_doubled_scoop_on_the_pair_line
         assert not p.errors
     assert violations(alice.page, alice.base) == []  # the banner and the pair lines pass axe-core
     alice.shot("trio-home-run-zh-hans")
+
+
+def _sangong_seed(level: Any, players: int) -> str:
+    """A server seed whose 三公 hand (all bets ×1, every seat auto-played) wins the hand."""
+    from games.adapters import engine, engine_rules
+
+    sg, rules = engine(level.game), engine_rules(level)
+    for i in range(20_000):
+        seed = f"{i:064x}"
+        state = sg.new_hand(rules=rules, seats=[{"player": str(p), "stack": level.min_buy_in} for p in range(players)],
+                            carry=None, server_seed=seed, now=0.0)
+        while sg.result(state) is None:
+            seat = sg.awaiting(state)[0]
+            state, _ = sg.apply(state, seat, sg.auto_action(state, seat), now=0.0)
+        if sg.view(state, None)["highlights"]:
+            return seed
+    raise AssertionError("no seed found")
+
+
+def test_a_winning_sangong_hand_gets_its_banner_after_the_coins_move(player, make_table, monkeypatch):
+    from games.services import hands as hand_services
+
+    table = make_table("samgong", "all_compare")
+    seed = _sangong_seed(table.stake_level, 2)
+    monkeypatch.setattr(hand_services, "new_server_seed", lambda: seed)
+    alice, bob = player("阿丽"), player("Bob", lang="en")
+    alice.page.add_init_script(f"({WATCH})()")
+    for p in (alice, bob):
+        sit_down(p, table)
+        p.page.check("[data-testid=auto-reveal]")
+    hand = call(hand_start_if_ready, table_id=table.pk)
+    assert hand is not None and hand.server_seed == seed
+    for p in (alice, bob):
+        p.page.click("[data-testid=bet-1]")
+    for p in (alice, bob):
+        p.page.wait_for_selector("[data-testid=showdown] [data-testid=result-1]", state="visible", timeout=15_000)
+    hand = Hand.objects.get(pk=hand.pk)
+    result = hand.result
+    winner = result["winner"]
+    assert not result["hands"][winner].startswith("point_")
+    for p, lang in zip((alice, bob), ("zh-hans", "en"), strict=True):
+        banner = p.page.locator("[data-testid=highlight][data-kind=sangong]")
+        expect(banner).to_have_count(1)
+        expect(banner).to_contain_text(text(f"hand_{result['hands'][winner]}", lang))
+        name = hand.players[winner]["name"]
+        expect(banner).to_contain_text(text("hl_collects", lang, name=name, x=money(result["gross"][winner])))
+        assert not p.errors
+    log = alice.page.evaluate("window.__feel")
+    moved = next(i for i, e in enumerate(log) if e["delta"])
+    summary = next(i for i, e in enumerate(log) if e["summary"])
+    assert moved < summary and log[summary]["t"] - log[moved]["t"] >= 500
+    assert alice.page.evaluate(PLAYED).count("win") == (1 if hand.seat_of(alice.user.pk) == winner else 0)
