@@ -147,4 +147,10 @@ def test_a_player_holding_a_natural_declares_it_with_the_baodao_button(player, m
         expect(p.page.locator(f"[data-testid=result-{seat}] [data-testid=coins]")).to_have_text(
             signed(hand.result["coins"][seat])
         )
+    # the banner says 报到 and what the natural collected
+    paid = sum(p["coins"] * (1 if p["seats"][0] == seat else -1) for p in hand.result["pairs"] if p["kind"] == "natural")
+    for p, lang in ((holder, "zh-hans"), (other, "en")):
+        banner = p.page.locator("[data-testid=highlight][data-kind=natural]")
+        expect(banner).to_contain_text(text("hl_natural", lang))
+        expect(banner).to_contain_text(text("hl_collects", lang, name="阿丽", x=money(paid)))
     holder.shot("thirteen-natural-zh-hans")
