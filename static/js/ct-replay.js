@@ -5,20 +5,21 @@
   "use strict";
 
   function localTimes(root) {
-    var format;
+    var date, time, zone;
     try {
-      format = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
-        year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
-        hour12: false, timeZoneName: "short"
-      });
+      var lang = document.documentElement.lang || undefined;
+      date = new Intl.DateTimeFormat(lang, { year: "numeric", month: "2-digit", day: "2-digit" });
+      time = new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+      zone = new Intl.DateTimeFormat(lang, { timeZoneName: "short" });
     } catch (e) {
       return;
     }
     root.querySelectorAll("time[data-local-time]").forEach(function (el) {
       var moment = new Date(el.getAttribute("datetime"));
       if (isNaN(moment.getTime())) return;
+      var name = zone.formatToParts(moment).filter(function (p) { return p.type === "timeZoneName"; });
       el.title = el.textContent;
-      el.textContent = format.format(moment);
+      el.textContent = date.format(moment) + " " + time.format(moment) + (name.length ? " " + name[0].value : "");
     });
   }
 
