@@ -251,6 +251,10 @@ class GameEngine(Protocol):
         """The name the replay shows for ``seat``'s hand (三公's hand name), or None."""
         ...
 
+    @property
+    def move_terms(self) -> Mapping[str, str]:
+        """English message ids of the codes a record's moves carry (三公's bet spots), for the replay."""
+
     def showdown(self, rec: Record) -> list[Comparison]:
         """The replay's comparisons of a record (complete or a player's copy), in order: each
         row of the row games, 三公's hands; what each seat showed, its category, who won

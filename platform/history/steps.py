@@ -58,7 +58,8 @@ def _move(body: Mapping[str, Any], seat: int | None, action: Mapping[str, Any]) 
     if kind in ("bet", "bet_placed"):
         bets = action.get("bets", s.get("bets"))
         if bets is not None:
-            return {"what": _("placed bets"), "bets": dict(bets)}
+            terms = engine_for(body["game"]).move_terms
+            return {"what": _("placed bets"), "bets": {message(terms.get(k, k)): v for k, v in bets.items()}}
         return {"what": _("bet"), "detail": f"×{action.get('multiplier', s.get('bet'))}"}
     if kind == "reveal":
         return {"what": _("revealed"), "cards": list(s.get("cards") or [])}

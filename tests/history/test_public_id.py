@@ -60,6 +60,8 @@ def test_the_wallet_line_links_to_the_hand_by_its_id(played: dict[str, Any]) -> 
     assert f"hand:{hand_id}" not in wallet  # the raw reference became the link
     page = client.get(url)
     assert page.status_code == 200 and f"Hand {hand_id}" in page.content.decode()
+    lines = client.get(reverse("api-wallet-statement")).json()["results"]
+    assert {line["hand"] for line in lines if line["reference"].startswith("hand:")} == {hand_id}
 
 
 def test_the_pages_and_their_addresses_use_the_hand_id(played: dict[str, Any]) -> None:

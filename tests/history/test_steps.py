@@ -143,6 +143,9 @@ def test_samgong_hands_are_named_and_compared_as_the_mode_compares(live: Any, mo
         step, result, who = compared[0], body["result"], names(body)
         assert steps_of(player_copy(body, 0))[-2]["outcomes"] == step["outcomes"]  # 三公 shows every hand
         if body.get("player_cards"):
+            spots = {"Player wins", "Banker wins", "Tie", "Any three faces", "Side bet"}
+            placed = [s["bets"] for s in steps_of(body) if s["kind"] == "action" and s.get("bets")]
+            assert all(set(bets) <= spots for bets in placed)
             assert [h["who"] for h in step["hands"]] == ["Player hand", "Banker hand"]
             assert [h["cards"] for h in step["hands"]] == [body["player_cards"], body["banker_cards"]]
             wanted = {"player": "Player wins", "banker": "Banker wins", "tie": "Tie"}[result["outcome"]]

@@ -29,6 +29,11 @@ HOUSE_OUTCOMES: dict[str, str] = {
     "player": gettext_noop("Player wins"), "banker": gettext_noop("Banker wins"), "tie": gettext_noop("Tie"),
 }
 HANDS = gettext_noop("Hands compared")
+#: A house table's bet spots (games.engine.samgong.house.BET_KINDS), as the table page names them.
+move_terms: Mapping[str, str] = {
+    "player": gettext_noop("Player wins"), "banker": gettext_noop("Banker wins"), "tie": gettext_noop("Tie"),
+    "sangong": gettext_noop("Any three faces"), "side": gettext_noop("Side bet"),
+}
 
 
 def hand_name(name: str | None) -> tuple[str | None, dict[str, Any]]:

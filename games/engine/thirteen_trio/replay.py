@@ -13,9 +13,20 @@ from typing import Any
 
 from games.engine.cards import parse_cards
 from games.engine.labels import gettext_noop
-from games.engine.showdown import FOULED, ROW_TITLES, ROWS, Comparison, Outcome, Shown, row_category, seat_rows
+from games.engine.showdown import (
+    FOULED,
+    NO_TERMS,
+    ROW_TITLES,
+    ROWS,
+    Comparison,
+    Outcome,
+    Shown,
+    row_category,
+    seat_rows,
+)
 from games.engine.thirteen_trio.scoring import row_keys
 
+move_terms: Mapping[str, str] = NO_TERMS  # its moves carry no codes to name
 SPECIAL_TEXTS: dict[str, str] = {
     "front_trips": gettext_noop("{winner}: trips in the front (衝三)"),
     "quads": gettext_noop("{winner}: quads (鐵支)"),
