@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,11 +123,6 @@ def hand_id_of_record(*, user: AnyUser, record_pk: int) -> int:
     """The public hand id of the record row ``record_pk`` (the replay's old address), for a
     viewer who may see it; 404 otherwise."""
     return _viewable(user, HandRecord.objects.filter(pk=record_pk).first()).hand_id
-
-
-def recorded_hand_ids(hand_ids: Iterable[int]) -> set[int]:
-    """Which of ``hand_ids`` have a hand record (a voided hand has none)."""
-    return set(HandRecord.objects.filter(hand_id__in=set(hand_ids)).values_list("hand_id", flat=True))
 
 
 def chain_heads() -> list[dict[str, Any]]:
