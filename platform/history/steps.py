@@ -59,7 +59,8 @@ def _move(body: Mapping[str, Any], seat: int | None, action: Mapping[str, Any]) 
         bets = action.get("bets", s.get("bets"))
         if bets is not None:
             terms = engine_for(body["game"]).move_terms
-            return {"what": _("placed bets"), "bets": {message(terms.get(k, k)): v for k, v in bets.items()}}
+            return {"what": _("placed bets"), "bets": {message(terms.get(k, k)): v for k, v in bets.items()},
+                    "detail": "" if bets else _("No bet")}
         return {"what": _("bet"), "detail": f"×{action.get('multiplier', s.get('bet'))}"}
     if kind == "reveal":
         return {"what": _("revealed"), "cards": list(s.get("cards") or [])}
@@ -85,7 +86,9 @@ def _actions(body: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def _hand(body: Mapping[str, Any], shown: Shown) -> dict[str, Any]:
     seat = shown["seat"]
+    roles = engine_for(body["game"]).seat_roles(body, seat) if seat is not None else []
     return {"who": message(shown["title"]) if "title" in shown else _name(body, seat), "seat": seat,
+            "roles": [_(role) for role in roles],
             "cards": shown["cards"], "name": message(shown["name"], shown["args"]),
             "note": message(shown.get("note"))}
 

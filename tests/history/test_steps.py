@@ -144,8 +144,9 @@ def test_samgong_hands_are_named_and_compared_as_the_mode_compares(live: Any, mo
         assert steps_of(player_copy(body, 0))[-2]["outcomes"] == step["outcomes"]  # 三公 shows every hand
         if body.get("player_cards"):
             spots = {"Player wins", "Banker wins", "Tie", "Any three faces", "Side bet"}
-            placed = [s["bets"] for s in steps_of(body) if s["kind"] == "action" and s.get("bets")]
-            assert all(set(bets) <= spots for bets in placed)
+            placed = [s for s in steps_of(body) if s["kind"] == "action" and "bets" in s]
+            assert placed and all(set(s["bets"]) <= spots for s in placed)
+            assert all(s["detail"] == ("" if s["bets"] else "No bet") for s in placed)
             assert [h["who"] for h in step["hands"]] == ["Player hand", "Banker hand"]
             assert [h["cards"] for h in step["hands"]] == [body["player_cards"], body["banker_cards"]]
             wanted = {"player": "Player wins", "banker": "Banker wins", "tie": "Tie"}[result["outcome"]]
@@ -159,6 +160,7 @@ def test_samgong_hands_are_named_and_compared_as_the_mode_compares(live: Any, mo
             assert hand["name"] and not hand["name"].startswith(("point_", "{"))
         texts_ = [o["text"] for o in step["outcomes"]]
         banker = body.get("banker")
+        assert [h["roles"] for h in step["hands"]] == [["banker"] if i == banker else [] for i in range(players)]
         if banker is not None:
             pairs = [(p, banker) for p in range(players) if p != banker]
         elif mode == "pairwise":
