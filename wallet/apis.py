@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from accounts.requests import AuthenticatedRequest
 from wallet.models import Entry, TransactionKind
 from wallet.money import format_coins
-from wallet.presenters import entry_account_label
+from wallet.presenters import entry_account_label, reference_hand_id
 from wallet.selectors import table_money_list, wallet_balance, wallet_statement
 
 
@@ -32,12 +32,16 @@ class _EntrySerializer(serializers.Serializer[Any]):
     created_at = serializers.DateTimeField(source="transaction.created_at")
     kind = serializers.CharField(source="transaction.kind")
     reference = serializers.CharField(source="transaction.reference")
+    hand = serializers.SerializerMethodField(help_text="the hand id of a hand's settlement (its replay's id)")
     memo = serializers.CharField(source="transaction.memo")
     account = serializers.SerializerMethodField()
     table_ref = serializers.CharField(source="account.table_ref")
     amount = serializers.IntegerField(help_text="minor units, negative takes coins out")
     amount_display = serializers.SerializerMethodField()
     balance_after = serializers.IntegerField(allow_null=True)
+
+    def get_hand(self, entry: Entry) -> int | None:
+        return reference_hand_id(entry.transaction.reference)
 
     def get_account(self, entry: Entry) -> str:
         return entry_account_label(entry)

@@ -21,6 +21,13 @@ def entry_account_label(entry: Entry) -> str:
     return _("wallet")
 
 
+def reference_hand_id(reference: str) -> int | None:
+    """The hand id of a settlement's reference (``hand:9`` → 9): the id the hand's replay,
+    exports and disputes name it by (docs/HAND_HISTORY.md); None for any other reference."""
+    kind, _sep, value = reference.partition(":")
+    return int(value) if kind == "hand" and value.isdigit() else None
+
+
 def spreadsheet_safe(text: str) -> str:
     """Text a spreadsheet will not run as a formula (CSV injection)."""
     return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

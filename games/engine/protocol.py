@@ -29,7 +29,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, TypedDict, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, runtime_checkable
+
+if TYPE_CHECKING:
+    from games.engine.showdown import Comparison
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -246,6 +249,16 @@ class GameEngine(Protocol):
 
     def hand_label(self, rec: Record, seat: int) -> str | None:
         """The name the replay shows for ``seat``'s hand (三公's hand name), or None."""
+        ...
+
+    @property
+    def move_terms(self) -> Mapping[str, str]:
+        """English message ids of the codes a record's moves carry (三公's bet spots), for the replay."""
+
+    def showdown(self, rec: Record) -> list[Comparison]:
+        """The replay's comparisons of a record (complete or a player's copy), in order: each
+        row of the row games, 三公's hands; what each seat showed, its category, who won
+        (:mod:`games.engine.showdown`)."""
         ...
 
 

@@ -1,7 +1,8 @@
 """Disputes API.
 
 * ``GET /api/disputes/`` — the player's disputes (auditors and staff: all);
-* ``POST /api/disputes/`` — open one: ``{"record": id, "category": ..., "text": ...}``;
+* ``POST /api/disputes/`` — open one: ``{"hand": hand id, "category": ..., "text": ...}`` (the
+  hand record's row id as ``record`` is still accepted);
 * ``GET /api/disputes/<id>/`` — one dispute with its log (reviewers' notes only for staff and auditors);
 * ``POST /api/disputes/<id>/review/`` — staff: take it under review (``{"note": ...}``);
 * ``POST /api/disputes/<id>/resolve/`` — staff: ``{"outcome": "upheld"|"rejected", "reason": ...,
@@ -59,8 +60,7 @@ class EventSerializer(serializers.Serializer):
 
 class DisputeOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    record = serializers.IntegerField(source="record_id")
-    hand = serializers.IntegerField(source="record.hand_id")
+    hand = serializers.IntegerField(source="record.hand_id", help_text="the hand id")
     player = serializers.IntegerField(source="player_id")
     category = serializers.CharField()
     text = serializers.CharField()
@@ -88,7 +88,13 @@ class DisputeListApi(APIView):
 
     @extend_schema_serializer(component_name="DisputeOpen")
     class InputSerializer(serializers.Serializer):
-        record = serializers.IntegerField()
+        hand = serializers.IntegerField(required=False, help_text="the hand id")
+        record = serializers.IntegerField(required=False, help_text="deprecated: the hand record's row id")
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            if "hand" not in attrs and "record" not in attrs:
+                raise serializers.ValidationError({"hand": _("Name the hand by its hand id.")})
+            return attrs
         category = serializers.ChoiceField(choices=Dispute.Category.choices)
         text = serializers.CharField(max_length=4000)
 
@@ -104,7 +110,9 @@ class DisputeListApi(APIView):
             raise PermissionDenied(_("Auditors read disputes; they do not open them."))
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        record = HandRecord.objects.filter(pk=data.validated_data["record"]).first()
+        named = data.validated_data
+        lookup = {"hand_id": named["hand"]} if "hand" in named else {"pk": named["record"]}
+        record = HandRecord.objects.filter(**lookup).first()
         if record is None:
             raise NotFound()
         dispute = dispute_open(player=request.user, record=record, category=data.validated_data["category"],

@@ -36,7 +36,7 @@ class DisputeOpenView(LoginRequiredMixin, FormView[DisputeOpenForm]):
     request: AuthenticatedHttpRequest
 
     def record(self) -> HandRecord:
-        return get_object_or_404(HandRecord, pk=self.kwargs["record"], seats__user=self.request.user)
+        return get_object_or_404(HandRecord, hand_id=self.kwargs["hand_id"], seats__user=self.request.user)
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         return super().get_context_data(record=self.record(), window_days=window().days, **kwargs)

@@ -50,7 +50,7 @@ def _export(fmt: str, label: StrOrPromise) -> ExportAction:
 
 @admin.register(HandRecord)
 class HandRecordAdmin(admin.ModelAdmin[HandRecord]):
-    list_display = ("id", "finished_at", "game", "stake_level", "table", "number", "chain_seq", "short_hash")
+    list_display = ("hand_id_shown", "finished_at", "game", "stake_level", "table", "number", "chain_seq", "short_hash")
     list_filter = ("game", "stake_level")
     list_select_related = ("stake_level", "table")
     date_hierarchy = "finished_at"
@@ -63,6 +63,10 @@ class HandRecordAdmin(admin.ModelAdmin[HandRecord]):
     fields = ("hand", "table", "stake_level", "game", "number", "chain_seq", "prev_hash", "hash", "started_at",
               "finished_at", "ledger_transaction_id", "recorded_at", "replay", "record")
     readonly_fields = fields
+
+    @admin.display(description=_("hand id"), ordering="hand_id")
+    def hand_id_shown(self, obj: HandRecord) -> int:
+        return obj.hand_id
 
     @admin.display(description=_("hash"))
     def short_hash(self, obj: HandRecord) -> str:

@@ -1,7 +1,7 @@
 """Hand history API: a player's hands and their export; auditors' streamed exports.
 
 * ``GET /api/history/hands/`` — the player's hands (auditors and staff: every hand, filterable);
-* ``GET /api/history/hands/<id>/`` — one record: complete for auditors and staff, the
+* ``GET /api/history/hands/<hand id>/`` — one record: complete for auditors and staff, the
   player's copy for a player of the hand, 404 for anyone else;
 * ``GET /api/history/hands/export/`` — the player's own hands as a streamed download;
 * ``GET /api/history/export/`` — auditors and staff: complete records, streamed, filtered by
@@ -105,7 +105,7 @@ class HandRecordListApi(APIView):
 
     @extend_schema_serializer(component_name="HandRecordSummary")
     class OutputSerializer(serializers.Serializer):
-        id = serializers.IntegerField()
+        id = serializers.IntegerField(source="hand_id", help_text="the hand id")
         game = serializers.CharField()
         table = serializers.IntegerField(source="table_id")
         table_name = serializers.CharField(source="table.name")
@@ -132,8 +132,8 @@ class HandRecordDetailApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
-    def get(self, request: Request, pk: int) -> Response:
-        _record, body = hand_record_for_viewer(user=request.user, pk=pk)
+    def get(self, request: Request, hand_id: int) -> Response:
+        _record, body = hand_record_for_viewer(user=request.user, hand_id=hand_id)
         return Response(body)
 
 

@@ -83,7 +83,8 @@ class HandRecord(AppendOnlyModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table_id}/{self.number} ({self.game})"
+        """The hand by its public hand id (the hand's own id; docs/HAND_HISTORY.md)."""
+        return f"hand {self.hand_id} ({self.game})"
 
     @property
     def body(self) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""What the replay page shows of a record (the player's copy, or the complete record in admin).
+"""What the replay page shows of a record (the player's copy, or the complete record in admin):
+the seats, the step-through (:mod:`history.steps`) and the fairness data.
 
 The seats' roles and hand names come from the game's engine package (games/engine/protocol.py).
 """
@@ -11,12 +12,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.engine.registry import engine_for
-
-ROWS = ("front", "middle", "back")
-
-
-def _row_labels() -> dict[str, str]:
-    return {"front": _("front"), "middle": _("middle"), "back": _("back")}
+from history.steps import ROWS, replay_steps, row_labels
 
 
 def _at(values: Any, i: int) -> Any:
@@ -24,7 +20,7 @@ def _at(values: Any, i: int) -> Any:
 
 
 def _seat(body: Mapping[str, Any], i: int) -> dict[str, Any]:
-    seat, result, labels = body["seats"][i], body["result"], _row_labels()
+    seat, result, labels = body["seats"][i], body["result"], row_labels()
     engine = engine_for(body["game"])
     played = [c for row in ROWS for c in (seat.get(row) or [])]
     cards = seat.get("cards")
@@ -43,53 +39,18 @@ def _seat(body: Mapping[str, Any], i: int) -> dict[str, Any]:
         "units": _at(result.get("units"), i),
         "coins": _at(result.get("coins"), i),
         "fouled": bool(_at(result.get("fouled"), i)),
-        "hand_name": engine.hand_label(body, i),
     }
-
-
-def _describe(body: Mapping[str, Any], seat: int | None, action: Mapping[str, Any]) -> tuple[str, list[str] | str]:
-    """``(what happened, cards or amount)`` for one logged action; automatic plays (logged
-    as the engine's events) are filled in from the seat's recorded choices."""
-    kind = str(action.get("type"))
-    s = body["seats"][seat] if seat is not None and 0 <= seat < len(body["seats"]) else {}
-    rows = [c for row in ROWS for c in ((action if "front" in action else s).get(row) or [])]
-    if kind in ("declare", "submitted") and (kind == "declare" or s.get("declare")):
-        return _("declared a natural"), rows
-    if kind in ("arrange", "arranged", "submitted"):
-        return _("arranged"), rows
-    if kind == "bid_placed":
-        kind = "bid" if _at(body.get("bids"), seat or 0) else "pass"
-    if kind in ("bet", "bet_placed"):
-        bets = action.get("bets", s.get("bets"))
-        if bets is not None:
-            return _("placed bets"), ", ".join(f"{k} {v}" for k, v in bets.items()) or "—"
-        return _("bet"), f"×{action.get('multiplier', s.get('bet'))}"
-    if kind == "reveal":
-        return _("revealed"), list(s.get("cards") or [])
-    simple = {"bid": _("bid for the bank"), "pass": _("passed"), "accept": _("took the bank"),
-              "decline": _("declined the bank"), "disconnect": _("disconnected"), "reconnect": _("reconnected")}
-    return simple.get(kind, kind), ""
-
-
-def _timeline(body: Mapping[str, Any]) -> list[dict[str, Any]]:
-    out = []
-    for a in body.get("actions", []):
-        seat = a.get("seat")
-        what, detail = _describe(body, seat, a.get("action") or {})
-        who = body["players"][seat]["name"] if seat is not None and seat < len(body["players"]) else _("server")
-        out.append({"at": a.get("at"), "who": who, "what": what, "cards": detail if isinstance(detail, list) else None,
-                    "detail": detail if isinstance(detail, str) else "", "auto": bool(a.get("auto"))})
-    return out
 
 
 def replay(body: Mapping[str, Any]) -> dict[str, Any]:
     """The template context of a record's replay."""
     view = body.get("view") or {}
+    seats = [_seat(body, i) for i in range(len(body["players"]))]
     return {
         "game": body["game"],
         "hand": body["hand"],
-        "seats": [_seat(body, i) for i in range(len(body["players"]))],
-        "timeline": _timeline(body),
+        "seats": seats,
+        "steps": replay_steps(body, seats),
         "jackpot": [body["jackpot"]] if body.get("jackpot") else None,
         "table_cards": {"player": body["player_cards"], "banker": body["banker_cards"]}
         if body.get("player_cards") else None,

@@ -96,10 +96,19 @@ def record_with_hash(record: HandRecord) -> dict[str, Any]:
     return body
 
 
-def hand_record_for_viewer(*, user: AnyUser, pk: int) -> tuple[HandRecord, dict[str, Any]]:
-    """The record and the body ``user`` may see: complete for auditors and staff, the
-    player's copy for a player of the hand, and 404 for anyone else (no hint it exists)."""
-    record = HandRecord.objects.select_related("table", "stake_level").filter(pk=pk).first()
+def _viewable(user: AnyUser, record: HandRecord | None) -> HandRecord:
+    if record is None or not user.is_authenticated:
+        raise Http404
+    if not can_read_all(user) and not record.seats.filter(user_id=user.pk).exists():
+        raise Http404
+    return record
+
+
+def hand_record_for_viewer(*, user: AnyUser, hand_id: int) -> tuple[HandRecord, dict[str, Any]]:
+    """The record of the hand ``hand_id`` (the public hand id, docs/HAND_HISTORY.md) and the
+    body ``user`` may see: complete for auditors and staff, the player's copy for a player of
+    the hand, and 404 for anyone else (no hint it exists)."""
+    record = HandRecord.objects.select_related("table", "stake_level").filter(hand_id=hand_id).first()
     if record is None or not user.is_authenticated:
         raise Http404
     if can_read_all(user):
@@ -108,6 +117,12 @@ def hand_record_for_viewer(*, user: AnyUser, pk: int) -> tuple[HandRecord, dict[
     if seat is None:
         raise Http404
     return record, player_copy(record_with_hash(record), seat)
+
+
+def hand_id_of_record(*, user: AnyUser, record_pk: int) -> int:
+    """The public hand id of the record row ``record_pk`` (the replay's old address), for a
+    viewer who may see it; 404 otherwise."""
+    return _viewable(user, HandRecord.objects.filter(pk=record_pk).first()).hand_id
 
 
 def chain_heads() -> list[dict[str, Any]]:

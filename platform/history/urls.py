@@ -1,8 +1,10 @@
 from django.urls import path
 
-from history.views import HandReplayView, MyHandsView
+from history.views import HandReplayView, MyHandsView, RecordAddressView
 
 urlpatterns = [
     path("", MyHandsView.as_view(), name="history-hands"),
-    path("<int:pk>/", HandReplayView.as_view(), name="history-hand"),
+    path("hands/<int:hand_id>/", HandReplayView.as_view(), name="history-hand"),
+    # the old address (the record row's id), redirected
+    path("<int:pk>/", RecordAddressView.as_view(), name="history-record"),
 ]

@@ -1,4 +1,5 @@
-"""Player pages: "my hands" and the replay of one of them (opponents' hidden cards redacted)."""
+"""Player pages: "my hands" and the replay of one of them (opponents' hidden cards redacted),
+addressed by the public hand id."""
 
 from __future__ import annotations
 
@@ -6,12 +7,15 @@ from typing import Any
 
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponsePermanentRedirect
+from django.urls import reverse
+from django.views import View
 from django.views.generic import ListView, TemplateView
 
 from accounts.requests import AuthenticatedHttpRequest
 from history.models import HandRecord
 from history.replay import replay
-from history.selectors import hand_record_for_viewer, hand_record_list_for_player
+from history.selectors import hand_id_of_record, hand_record_for_viewer, hand_record_list_for_player
 
 
 class MyHandsView(LoginRequiredMixin, ListView[HandRecord]):
@@ -29,6 +33,15 @@ class HandReplayView(LoginRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        record, body = hand_record_for_viewer(user=self.request.user, pk=kwargs["pk"])
+        record, body = hand_record_for_viewer(user=self.request.user, hand_id=kwargs["hand_id"])
         context.update(record=record, replay=replay(body))
         return context
+
+
+class RecordAddressView(LoginRequiredMixin, View):
+    """``/history/<record row id>/``, the replay's address before hands were known by their hand
+    id: a permanent redirect to ``/history/hands/<hand id>/`` for a viewer who may see it."""
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponsePermanentRedirect:
+        hand_id = hand_id_of_record(user=request.user, record_pk=pk)
+        return HttpResponsePermanentRedirect(reverse("history-hand", args=[hand_id]))

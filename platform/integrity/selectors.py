@@ -156,7 +156,7 @@ def pair_hands(*, a: int, b: int, days: int | None = None, limit: int = 500) -> 
     lo, hi = sorted((a, b))
     record = HandRecord._meta.db_table
     sql = f"""
-        SELECT f.record_id, f.flow, r.game, r.table_id, r.number, r.finished_at
+        SELECT r.hand_id, f.flow, r.game, r.table_id, r.number, r.finished_at
         FROM ({_flows_sql("WHERE x.user_id = %s AND y.user_id = %s")}) f JOIN {record} r ON r.id = f.record_id
         ORDER BY r.finished_at DESC, r.id DESC
         LIMIT %s
@@ -164,8 +164,8 @@ def pair_hands(*, a: int, b: int, days: int | None = None, limit: int = 500) -> 
     sign = 1 if lo == a else -1
     with connection.cursor() as cur:
         cur.execute(sql, [_since(days), lo, hi, limit])
-        return [{"record": rid, "flow": sign * int(flow), "game": game, "table": table, "number": number,
-                 "finished_at": at} for rid, flow, game, table, number, at in cur.fetchall()]
+        return [{"hand": hand, "flow": sign * int(flow), "game": game, "table": table, "number": number,
+                 "finished_at": at} for hand, flow, game, table, number, at in cur.fetchall()]
 
 
 def _fouled_sql() -> str:

@@ -54,7 +54,7 @@ def test_signed_in_pages_have_no_serious_or_critical_violations(player, make_tab
 
     record = call(lambda: HandRecord.objects.order_by("-pk").first())
     for path in ["/", "/lobby/", "/wallet/", "/history/", "/disputes/",
-                 *( [f"/history/{record.pk}/"] if record else [])]:
+                 *( [f"/history/hands/{record.hand_id}/"] if record else [])]:
         check(alice, path, found)
     for game, mode in [("thirteen_trio", ""), ("samgong", "all_compare"), ("samgong", "banker_bid"), ("samgong", "house")]:
         check(alice, f"/tables/{make_table(game, mode).pk}/", found)

@@ -62,7 +62,7 @@ def test_the_dispute_page(setup: dict[str, Any], client: Client, who: str, statu
 
 @pytest.mark.parametrize("who,status", [("player", 200), ("stranger", 404)])
 def test_the_open_page(setup: dict[str, Any], client: Client, who: str, status: int) -> None:
-    url = reverse("dispute-open", args=[setup["record"].pk])
+    url = reverse("dispute-open", args=[setup["record"].hand_id])
     c = as_user(client, setup, who)
     assert c.get(url).status_code == status
     response = c.post(url, {"category": "cards", "text": "the deal looks odd"})

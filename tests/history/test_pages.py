@@ -25,10 +25,10 @@ def test_my_hands_and_the_replay_render(game: str, mode: str, players: int, live
     client.force_login(player)
     with translation.override("en"):
         listing = client.get(reverse("history-hands")).content.decode()
-        page = client.get(reverse("history-hand", args=[record.pk])).content.decode()
-    assert reverse("history-hand", args=[record.pk]) in listing
+        page = client.get(reverse("history-hand", args=[record.hand_id])).content.decode()
+    assert reverse("history-hand", args=[record.hand_id]) in listing
     body = record.body
     assert all(p["name"] in page for p in body["players"])
-    assert "Timeline" in page and body["fairness"]["commitment"] in page and record.hash in page
+    assert "Step 1 of" in page and body["fairness"]["commitment"] in page and record.hash in page
     assert page.count('class="tag">automatic') == sum(a["auto"] for a in body["actions"])
-    assert reverse("dispute-open", args=[record.pk]) in page
+    assert reverse("dispute-open", args=[record.hand_id]) in page

@@ -37,7 +37,7 @@ def streamed(response: Any) -> list[dict[str, Any]]:
                                         (None, 403)])
 def test_one_record(setup: dict[str, Any], client: Client, who: str | None, status: int) -> None:
     record = setup["records"][0]
-    response = login(client, setup.get(who or "")).get(reverse("api-history-hand", args=[record.pk]))
+    response = login(client, setup.get(who or "")).get(reverse("api-history-hand", args=[record.hand_id]))
     assert response.status_code == status
     if status == 200:
         body = response.json()
@@ -81,15 +81,15 @@ def test_nobody_writes_through_the_history_api(setup: dict[str, Any], client: Cl
     record = setup["records"][0]
     for who in ("player", "auditor", "staff"):
         c = login(client, setup[who])
-        assert getattr(c, method)(reverse("api-history-hand", args=[record.pk])).status_code in (403, 405)
+        assert getattr(c, method)(reverse("api-history-hand", args=[record.hand_id])).status_code in (403, 405)
         assert getattr(c, method)(reverse("api-history-export")).status_code in (403, 405)
 
 
 @pytest.mark.parametrize("who,status", [("player", 200), ("stranger", 404), ("staff", 200), ("auditor", 200)])
 def test_the_replay_page(setup: dict[str, Any], client: Client, who: str, status: int) -> None:
     record = setup["records"][0]
-    assert login(client, setup[who]).get(reverse("history-hand", args=[record.pk])).status_code == status
-    assert login(client, None).get(reverse("history-hand", args=[record.pk])).status_code == 302
+    assert login(client, setup[who]).get(reverse("history-hand", args=[record.hand_id])).status_code == status
+    assert login(client, None).get(reverse("history-hand", args=[record.hand_id])).status_code == 302
 
 
 def test_auditors_see_records_in_admin_but_change_nothing(setup: dict[str, Any], client: Client) -> None:

@@ -68,8 +68,8 @@ def what_a_player_sees(client: Client, records: list[HandRecord]) -> dict[str, A
         seen[int(hand_id)] |= action_cards(hand["actions"]) | {hand.get("_jackpot", "")} - {""}
     raw = list(exports.values())
     for record in records:
-        detail = client.get(reverse("api-history-hand", args=[record.pk])).json()
-        page = client.get(reverse("history-hand", args=[record.pk])).content.decode()
+        detail = client.get(reverse("api-history-hand", args=[record.hand_id])).json()
+        page = client.get(reverse("history-hand", args=[record.hand_id])).content.decode()
         seen[record.hand_id] |= json_cards(detail) | set(PAGE_CARD.findall(page))
         raw += [json.dumps(detail), page]
     listing = client.get(reverse("history-hands")).content.decode()

@@ -88,7 +88,7 @@ def test_a_two_seat_flow_is_what_one_player_paid_the_other() -> None:
     _play(table, users, 3)
     a, b = users[0].pk, users[1].pk
     for hand in selectors.pair_hands(a=a, b=b):
-        coins = dict(HandRecordSeat.objects.filter(record_id=hand["record"]).values_list("user_id", "coins"))
+        coins = dict(HandRecordSeat.objects.filter(record__hand_id=hand["hand"]).values_list("user_id", "coins"))
         # What the loser lost, all of it to the winner (the winner's coins are less the commission).
         paid_by_b = -coins[b] if coins[b] < 0 else coins[a] if coins[a] < 0 else 0
         assert hand["flow"] == paid_by_b
@@ -149,5 +149,5 @@ def test_the_pair_page_links_every_hand_to_its_history_page(client: Any, people:
     client.force_login(people["auditor"])
     response = client.get(reverse("integrity:pair", args=[users[0].pk, users[1].pk]))
     assert response.status_code == 200
-    for s in HandRecordSeat.objects.filter(user=users[0]):
-        assert reverse("history-hand", args=[s.record_id]).encode() in response.content
+    for s in HandRecordSeat.objects.filter(user=users[0]).select_related("record"):
+        assert reverse("history-hand", args=[s.record.hand_id]).encode() in response.content

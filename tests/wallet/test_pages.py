@@ -36,7 +36,7 @@ def test_wallet_page_shows_balance_table_money_and_statement(client: Client, lin
     page = client.get(reverse("wallet:wallet"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert '<strong data-testid="balance">70.00</strong>' in page
     assert "39.50" in page  # table money at t9
-    assert "hand:41" in page and "9.50" in page and "-30.00" in page
+    assert 'href="/history/hands/41/"' in page and "9.50" in page and "-30.00" in page  # hand:41, linked
     assert "rivalbo" not in page and "-10.00" not in page  # nothing of bo's
 
 

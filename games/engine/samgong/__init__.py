@@ -41,6 +41,7 @@ from games.engine.samgong.hooks import (
 from games.engine.samgong.machine import new_hand
 from games.engine.samgong.moves import apply, auto_action, deadline, legal_actions, on_deadline, suggestions
 from games.engine.samgong.record import check_deal, check_score, record_part, redact
+from games.engine.samgong.replay import move_terms, showdown
 from games.engine.samgong.requests import score_request
 from games.engine.samgong.rules import MODES, mode_defaults, resolve_rules
 from games.engine.samgong.table import pending as awaiting
@@ -78,6 +79,7 @@ __all__ = [
     "glyph",
     "label",
     "modes",
+    "move_terms",
     "name",
     "page",
     "player_limits",
@@ -86,6 +88,7 @@ __all__ = [
     "redact",
     "seat_roles",
     "set_running",
+    "showdown",
     "stake_rules",
     "stake_word",
     "start_problems",

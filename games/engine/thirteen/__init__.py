@@ -48,6 +48,7 @@ from games.engine.thirteen.hooks import (
 )
 from games.engine.thirteen.naturals import NATURALS, best_natural
 from games.engine.thirteen.record import check_deal, check_score, record_part, redact
+from games.engine.thirteen.replay import move_terms, showdown
 from games.engine.thirteen.requests import arrange_request, score_request
 from games.engine.thirteen.rules import DEFAULT_RULES, STAKE_LEVELS, eligible, resolve_rules
 from games.engine.thirteen.view import view
@@ -79,6 +80,7 @@ __all__ = [
     "label",
     "legal_actions",
     "modes",
+    "move_terms",
     "name",
     "new_hand",
     "on_deadline",
@@ -92,6 +94,7 @@ __all__ = [
     "score_request",
     "seat_roles",
     "set_running",
+    "showdown",
     "stake_rules",
     "stake_word",
     "start_problems",

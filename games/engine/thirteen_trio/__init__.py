@@ -51,6 +51,7 @@ from games.engine.thirteen_trio.hooks import (
     void_on_outage,
 )
 from games.engine.thirteen_trio.record import check_deal, check_score, record_part, redact
+from games.engine.thirteen_trio.replay import move_terms, showdown
 from games.engine.thirteen_trio.requests import arrange_request, score_request
 from games.engine.thirteen_trio.rules import (
     BASES,
@@ -98,6 +99,7 @@ __all__ = [
     "glyph",
     "label",
     "modes",
+    "move_terms",
     "name",
     "page",
     "player_limits",
@@ -107,6 +109,7 @@ __all__ = [
     "resolve_rules",
     "seat_roles",
     "set_running",
+    "showdown",
     "stake_rules",
     "stake_word",
     "start_problems",

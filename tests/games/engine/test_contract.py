@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[3]
 CATALOGUES = [REPO / "locale" / lang / "LC_MESSAGES" / "django.po" for lang in ("zh_Hans", "zh_Hant")]
 DATA = {"name": str, "label": str, "modes": Mapping, "page": str, "presence_matters": bool,
         "void_on_outage": bool, "hidden_cards": int, "text_fields": tuple, "glyph": str, "blurb": str,
-        "stake_word": str}
+        "stake_word": str, "move_terms": Mapping}
 NOW = 1_700_000_000.0
 RICH = 10**7
 
