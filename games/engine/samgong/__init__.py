@@ -23,12 +23,14 @@ from games.engine.samgong.hooks import (
     hidden_cards,
     house_lines,
     label,
+    leave_terms,
     modes,
     name,
     page,
     player_limits,
     presence_matters,
     seat_roles,
+    set_progress,
     set_running,
     stake_rules,
     stake_word,
@@ -43,6 +45,7 @@ from games.engine.samgong.moves import apply, auto_action, deadline, legal_actio
 from games.engine.samgong.record import check_deal, check_score, record_part, redact
 from games.engine.samgong.requests import score_request
 from games.engine.samgong.rules import MODES, mode_defaults, resolve_rules
+from games.engine.samgong.sheet import rule_sheet
 from games.engine.samgong.table import pending as awaiting
 from games.engine.samgong.view import carry_over, result, view
 
@@ -77,6 +80,9 @@ __all__ = [
     "blurb",
     "glyph",
     "label",
+    "leave_terms",
+    "rule_sheet",
+    "set_progress",
     "modes",
     "name",
     "page",
