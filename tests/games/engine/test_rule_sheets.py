@@ -14,7 +14,7 @@ import pytest
 from games.engine.registry import games
 from games.engine.samgong.rules import HOUSE_PAYOUTS, SIDE_PAYOUTS, resolve_rules
 from games.engine.thirteen_trio.money import penalty
-from tests.games.engine.test_contract import CATALOGUES, CASES, terms_for
+from tests.games.engine.test_contract import CASES, CATALOGUES, terms_for
 
 FIELD = re.compile(r"\{(\w+)\}")
 
