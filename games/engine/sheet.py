@@ -35,5 +35,5 @@ def line(text: str, *, money: Sequence[str] = (), **values: int) -> SheetLine:
 
 def sheet(*, players: tuple[int, int], lines: list[SheetLine], **extra: Any) -> dict[str, Any]:
     """A rule sheet: ``players`` (at least, at most), the panel's ``lines`` and any game data
-    the table page reads (``payouts``...)."""
+    the table page reads (``payouts``, ``phase_notes``: a line per phase shown while it runs...)."""
     return {"players": list(players), "lines": lines, **extra}

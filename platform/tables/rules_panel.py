@@ -30,9 +30,10 @@ def _render(item: dict[str, Any]) -> str:
 
 def rules_panel(level: StakeLevel) -> dict[str, Any]:
     """``lines`` (translated sentences, for the template) and ``figures`` (the sheet's numbers
-    without its lines: players, timers, payouts, set size, penalty; for the scripts)."""
+    without its lines: players, timers, payouts, set size, penalty, and the phase notes
+    translated; for the scripts)."""
     sheet = rule_sheet(level)
-    return {
-        "lines": [_render(item) for item in sheet["lines"]],
-        "figures": {name: value for name, value in sheet.items() if name != "lines"},
-    }
+    figures = {name: value for name, value in sheet.items() if name != "lines"}
+    if "phase_notes" in figures:
+        figures["phase_notes"] = {phase: _render(item) for phase, item in figures["phase_notes"].items()}
+    return {"lines": [_render(item) for item in sheet["lines"]], "figures": figures}

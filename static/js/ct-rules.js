@@ -40,6 +40,11 @@
         if (!this.active) return this.phase === "void" ? t("phase_void") : t("phase_settled");
         return t("phase_" + this.phase);
       },
+      /* What the rules say about the phase in play (搶莊's face-up cards), from the rule sheet. */
+      phaseNote: function () {
+        var notes = figures.phase_notes || {};
+        return this.active && this.phase && notes[this.phase] ? notes[this.phase] : "";
+      },
       playersLabel: function (players) {
         if (!players) return "";
         return players[0] === players[1] ? t("players_exactly", { n: players[0] })

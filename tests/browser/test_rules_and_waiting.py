@@ -78,6 +78,27 @@ def test_a_banker_bid_table_says_it_waits_for_a_fourth_player_and_its_rules_say_
     assert violations(desk.page, desk.base) == []  # the open panel passes axe too
 
 
+def test_while_banker_bid_bids_the_table_says_the_first_two_cards_are_face_up(player, make_table):
+    table = make_table("samgong", "banker_bid")
+    players = [player("阿丽", width=PORTRAIT[0], height=PORTRAIT[1]), player("Bob", lang="en"),
+               player("小凯", lang="zh-hant", width=LANDSCAPE[0], height=LANDSCAPE[1]), player("Dee", lang="en")]
+    for p in players:
+        sit_down(p, table)
+    hand = call(hand_start_if_ready, table_id=table.pk)
+    assert hand is not None and hand.state["phase"] == "bid"
+    for p, lang in zip(players, ["zh-hans", "en", "zh-hant", "en"], strict=True):
+        with translation.override(lang):
+            note = rules_panel(table.stake_level)["figures"]["phase_notes"]["bid"]
+        expect(p.page.locator("[data-testid=phase-note]")).to_be_visible()
+        expect(p.page.locator("[data-testid=phase-note]")).to_have_text(note)
+        assert p.page.locator("[data-testid=waiting]").is_hidden()  # a hand is in play: nothing to wait for
+    assert players[0].page.locator("[data-testid=phase-note]").inner_text() == "每人的前两张牌明牌，所有人可见。"
+    players[0].page.evaluate("() => window.scrollTo(0, 0)")
+    inside_screen(players[0].page, "[data-testid=phase-note]", "phase-note-portrait")
+    for p in players:
+        assert not p.errors
+
+
 def test_the_lobby_shows_how_many_players_each_mode_needs(player, make_table):
     for game, mode in [("samgong", "banker_bid"), ("samgong", "all_compare"), ("thirteen_trio", "")]:
         make_table(game, mode)

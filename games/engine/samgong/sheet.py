@@ -110,7 +110,8 @@ def _common_lines(r: dict[str, Any]) -> list[SheetLine]:
 
 def rule_sheet(rules: dict[str, Any], seats: int) -> dict[str, Any]:
     """Players, the mode's play, multipliers or payouts, fee and timers; a house table also
-    gives its ``payouts`` per bet (win pays N per 1 staked) for the betting spots."""
+    gives its ``payouts`` per bet (win pays N per 1 staked) for the betting spots, the other
+    modes ``phase_notes`` (a line the table shows during a phase: 搶莊's face-up cards)."""
     r = resolve_rules(rules)
     lo, hi = player_limits(rules, seats)
     mode = r["mode"]
@@ -127,4 +128,6 @@ def rule_sheet(rules: dict[str, Any], seats: int) -> dict[str, Any]:
         return sheet(players=(lo, hi), lines=lines, timers=timers, payouts=payouts, half_pay=half_pay)
     lines += _mode_lines(r) + _common_lines(r)
     lines += [line(_TIMER_LINES[phase], s=seconds) for phase, seconds in timers.items()]
-    return sheet(players=(lo, hi), lines=lines, timers=timers)
+    notes = {"bid": line(gettext_noop("Everyone's first two cards are face up, for all to see."))} \
+        if mode == "banker_bid" else {}
+    return sheet(players=(lo, hi), lines=lines, timers=timers, phase_notes=notes)

@@ -39,7 +39,9 @@ def test_the_sheet_gives_the_engines_player_counts_and_fills_every_field(engine:
 
 
 def test_every_line_of_every_sheet_is_translated() -> None:
-    wanted = {item["text"] for e, m in CASES for item in _sheet(e, m)["lines"]}
+    sheets = [_sheet(e, m) for e, m in CASES]
+    wanted = {item["text"] for sheet in sheets for item in sheet["lines"]}
+    wanted |= {item["text"] for sheet in sheets for item in sheet.get("phase_notes", {}).values()}
     for po in CATALOGUES:
         translated = {e.msgid for e in polib.pofile(str(po)) if e.msgstr and not e.obsolete}
         assert wanted - translated == set(), po
@@ -67,6 +69,9 @@ def test_banker_bid_says_the_first_two_cards_are_face_up_and_times_every_phase()
     assert sheet["players"] == [4, 4]
     assert any("face up" in item["text"] for item in sheet["lines"])
     assert sheet["timers"] == {"bid": 10, "bet": 10, "reveal": 10}
+    assert set(sheet["phase_notes"]) == {"bid"} and "face up" in sheet["phase_notes"]["bid"]["text"]
+    rotate = _sheet(samgong, "banker_rotate")
+    assert rotate["phase_notes"] == {} and not any("face up" in item["text"] for item in rotate["lines"])
 
 
 def test_the_trio_sheet_names_the_set_and_the_engines_penalty() -> None:
