@@ -81,3 +81,18 @@ def test_the_trio_sheet_names_the_set_and_the_engines_penalty() -> None:
     assert sheet["penalty"] == penalty(base=10_001, payer=0, head=0)["amount"] == 5000
     leave = next(item for item in sheet["lines"] if item["values"].get("x") == 5000)
     assert leave["money"] == ["x"]
+
+
+@pytest.mark.parametrize(("engine", "mode"), CASES, ids=[f"{e.name}-{m or 'standard'}" for e, m in CASES])
+def test_the_set_hooks_answer_none_or_whole_numbers_on_a_fresh_hand(engine: Any, mode: str) -> None:
+    terms = terms_for(mode)
+    rules = engine.stake_rules(terms)
+    low, _high = engine.player_limits(rules, terms["seats"])
+    count = low if low == 1 else max(low, 3)  # the trio needs its three
+    players = [{"player": str(7 + i), "stack": 10**7} for i in range(count)]
+    state = engine.new_hand(rules=rules, seats=players, carry=None, server_seed="ab" * 32, now=1_700_000_000.0)
+    progress = engine.set_progress(rules, None, state)
+    terms_now = engine.leave_terms(rules, None, state, 7)
+    for part in (progress, terms_now):
+        assert part is None or all(isinstance(v, int) for v in part.values())
+    assert (progress is None) == (terms_now is None)  # a game with sets binds its players to them
