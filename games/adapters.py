@@ -86,3 +86,24 @@ def void_on_outage(game: str) -> bool:
     """Whether a hand our own outage interrupted is voided (stakes returned, the engine's
     ``void``) rather than given its lost time back (the trio's rule)."""
     return engine_for(game).void_on_outage
+
+
+def rule_sheet(level: StakeLevel) -> dict[str, Any]:
+    """The rules panel of a stake level's tables (games/engine/sheet.py): players, message-id
+    lines with their values, and the game's own figures (a house table's payouts)."""
+    return engine_for(level.game).rule_sheet(engine_rules(level), level.seats)
+
+
+def set_progress(
+    level: StakeLevel, saved: dict[str, Any] | None, state: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """Where a table is in its set (the trio's 6 games), or None for games without sets."""
+    return engine_for(level.game).set_progress(engine_rules(level), saved, state)
+
+
+def leave_terms(
+    level: StakeLevel, saved: dict[str, Any] | None, state: dict[str, Any] | None, user_id: int
+) -> dict[str, Any] | None:
+    """What leaving now binds ``user_id`` to beyond the hand in play (the trio's set: games
+    left to be auto-played, the penalty in minor units), or None."""
+    return engine_for(level.game).leave_terms(engine_rules(level), saved, state, user_id)

@@ -19,6 +19,7 @@ from django.db import connection
 from games.adapters import engine
 from games.models import Hand
 from games.presence import presence_read
+from games.table_facts import leave_part, set_part, waiting_part
 from tables.models import Seat, Table
 from wallet.selectors import table_money_column
 
@@ -117,6 +118,8 @@ def _base(table: Table, seats: list[SeatRow]) -> dict[str, Any]:
             "seats": level.seats,
         },
         "seats": [_presence(s, now, seen) for s in seats],
+        "waiting": waiting_part(table, seats, table.current_hand),
+        "set": set_part(table, table.current_hand),
     }
 
 
@@ -132,6 +135,7 @@ def frame_for(table_id: int, user_id: int | None) -> dict[str, Any]:
     seated = next((s for s in seats if s.user_id == user_id), None)
     frame["you"] = seated.index if seated else None
     frame["hand"] = _hand_part(hand, user_id)  # the seat's view if dealt in, else the public one
+    frame["leave"] = leave_part(table, hand, user_id) if seated else None
     return frame
 
 
@@ -154,7 +158,9 @@ def table_frames(table_id: int, held: Table | None = None) -> tuple[dict[int, di
         for p in hand.players:
             users.setdefault(p["user"], None)
     private = {
-        user_id: {**base, "you": index, "hand": _hand_part(hand, user_id)} for user_id, index in users.items()
+        user_id: {**base, "you": index, "hand": _hand_part(hand, user_id),
+                  "leave": leave_part(table, hand, user_id) if index is not None else None}
+        for user_id, index in users.items()
     }
-    public = {**base, "you": None, "hand": _hand_part(hand, None)}
+    public = {**base, "you": None, "hand": _hand_part(hand, None), "leave": None}
     return private, public

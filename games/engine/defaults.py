@@ -71,3 +71,15 @@ def no_lines(rec: Mapping[str, Any]) -> list[str]:
 def no_hand_label(rec: Mapping[str, Any], seat: int) -> str | None:
     """The replay shows no hand name."""
     return None
+
+
+def no_set_progress(rules: dict[str, Any], saved: Mapping[str, Any] | None,
+                    state: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """Games without sets show no set progress."""
+    return None
+
+
+def no_leave_terms(rules: dict[str, Any], saved: Mapping[str, Any] | None,
+                   state: Mapping[str, Any] | None, user_id: int) -> dict[str, Any] | None:
+    """Games without sets: leaving costs nothing beyond the hand in play."""
+    return None

@@ -177,6 +177,30 @@ class GameEngine(Protocol):
         ``{"seat", "reason", "stack", "minimum"}`` each."""
         ...
 
+    def rule_sheet(self, rules: dict[str, Any], seats: int) -> dict[str, Any]:
+        """The rules panel of a table whose stake level gives the rule overrides ``rules``
+        (:mod:`games.engine.sheet`): ``players`` (at least, at most), ``lines`` (message ids
+        with their values) and the game's own data the table page reads (a house table's
+        ``payouts``)."""
+        ...
+
+    def set_progress(
+        self, rules: dict[str, Any], saved: Mapping[str, Any] | None, state: Mapping[str, Any] | None
+    ) -> dict[str, Any] | None:
+        """Where the table is in its set (the trio's 6 games): ``{"game", "size", "in_play"}``
+        — the game in play, or between games the next one — or None for games without sets.
+        ``saved`` is the table's saved carry-over, ``state`` the current or last hand's state."""
+        ...
+
+    def leave_terms(
+        self, rules: dict[str, Any], saved: Mapping[str, Any] | None, state: Mapping[str, Any] | None,
+        user_id: int,
+    ) -> dict[str, Any] | None:
+        """What leaving now means for ``user_id`` when it binds the player beyond the hand in
+        play (the trio's set): ``{"games_left", "game", "size", "penalty"}`` (penalty in minor
+        units), else None."""
+        ...
+
     def house_lines(self, result: Mapping[str, Any]) -> dict[str, int]:
         """The house's side of a settlement: commission, and the rest as its own line (the
         trio's ``penalty``, a house-banked table's ``banker``), so ``sum(coins) + sum(lines)

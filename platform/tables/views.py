@@ -16,9 +16,11 @@ from django.urls import reverse
 from django.views import View
 from django.views.generic import TemplateView
 
+from games.adapters import player_limits
 from games.engine.registry import GAMES, engine_for
-from tables import ui_showdown, ui_strings
+from tables import ui_rules, ui_showdown, ui_strings
 from tables.models import StakeLevel, Table
+from tables.rules_panel import rules_panel
 from tables.selectors import stake_level_list, table_list_open, table_summary
 from tables.services import table_find_or_create_free
 
@@ -35,6 +37,7 @@ def _level_row(level: StakeLevel) -> dict[str, Any]:
         "id": level.pk, "game": level.game, "mode": level.mode, "name": level.name, "unit": level.unit,
         "commission_percent": level.commission_percent, "min_buy_in": level.min_buy_in, "seats": level.seats,
         "play": reverse("table-play", args=[level.pk]), "stake_word": engine_for(level.game).stake_word,
+        "players": list(player_limits(level)),
     }
 
 
@@ -64,7 +67,7 @@ class LobbyView(TemplateView):
             "table_url": reverse("table", args=[0]),
             "wallet": _wallet_balance(self.request),
         }
-        context["strings"] = ui_strings.strings(ui_strings.COMMON)
+        context["strings"] = ui_strings.strings(ui_strings.COMMON, ui_rules.LOBBY_PLAYERS)
         return context
 
 
@@ -86,6 +89,8 @@ class TableView(TemplateView):
         user = self.request.user
         context["table"] = table
         context["level"] = level
+        panel = rules_panel(level)
+        context["rules_lines"] = panel["lines"]
         context["config"] = {
             "table": table.pk,
             "name": table.name,
@@ -99,8 +104,11 @@ class TableView(TemplateView):
             "cards": card_urls(),
             "login": f"{reverse('login')}?next={self.request.path}",
             "lobby": reverse("lobby"),
+            "rules": panel["figures"],
         }
-        context["strings"] = ui_strings.strings(ui_strings.COMMON, ui_strings.TABLE, ui_showdown.SHOWDOWN)
+        context["strings"] = ui_strings.strings(
+            ui_strings.COMMON, ui_strings.TABLE, ui_showdown.SHOWDOWN, ui_rules.RULES
+        )
         return context
 
 

@@ -64,6 +64,11 @@
       stakeLabel: function (level) {
         return t(level.stake_word, { x: CT.money(level.unit) });
       },
+      /* How many players a hand at this stake level needs (the engine's player limits). */
+      playersLabel: function (players) {
+        return players[0] === players[1] ? t("players_exactly", { n: players[0] })
+          : t("players_range", { lo: players[0], hi: players[1] });
+      },
       statusLabel: function () { return t("conn_" + (this.status === "online" ? "online" : this.status)); }
     };
   }

@@ -220,5 +220,6 @@
     };
   }
 
-  root.CT.tableCore = tableCore;
+  /* The shared table with its rules, waits, set and leave confirmation (ct-rules.js). */
+  root.CT.tableCore = function (config) { return CT.mix(tableCore(config), CT.rulesPart(config)); };
 })(window);

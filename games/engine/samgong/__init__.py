@@ -23,12 +23,14 @@ from games.engine.samgong.hooks import (
     hidden_cards,
     house_lines,
     label,
+    leave_terms,
     modes,
     name,
     page,
     player_limits,
     presence_matters,
     seat_roles,
+    set_progress,
     set_running,
     stake_rules,
     stake_word,
@@ -44,6 +46,7 @@ from games.engine.samgong.record import check_deal, check_score, record_part, re
 from games.engine.samgong.replay import move_terms, showdown
 from games.engine.samgong.requests import score_request
 from games.engine.samgong.rules import MODES, mode_defaults, resolve_rules
+from games.engine.samgong.sheet import rule_sheet
 from games.engine.samgong.table import pending as awaiting
 from games.engine.samgong.view import carry_over, result, view
 
@@ -78,6 +81,9 @@ __all__ = [
     "blurb",
     "glyph",
     "label",
+    "leave_terms",
+    "rule_sheet",
+    "set_progress",
     "modes",
     "move_terms",
     "name",

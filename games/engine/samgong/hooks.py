@@ -43,6 +43,8 @@ house_lines = defaults.house_lines
 carry_for = defaults.carry_kept
 set_running = defaults.no_set_running
 carry_after_removal = defaults.carry_unchanged
+set_progress = defaults.no_set_progress
+leave_terms = defaults.no_leave_terms
 
 hidden_cards = 3
 text_fields: tuple[str, ...] = ("base", "mode", "banker")

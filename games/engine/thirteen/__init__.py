@@ -31,12 +31,14 @@ from games.engine.thirteen.hooks import (
     hidden_cards,
     house_lines,
     label,
+    leave_terms,
     modes,
     name,
     page,
     player_limits,
     presence_matters,
     seat_roles,
+    set_progress,
     set_running,
     stake_rules,
     stake_word,
@@ -51,6 +53,7 @@ from games.engine.thirteen.record import check_deal, check_score, record_part, r
 from games.engine.thirteen.replay import move_terms, showdown
 from games.engine.thirteen.requests import arrange_request, score_request
 from games.engine.thirteen.rules import DEFAULT_RULES, STAKE_LEVELS, eligible, resolve_rules
+from games.engine.thirteen.sheet import rule_sheet
 from games.engine.thirteen.view import view
 
 __all__ = [
@@ -78,6 +81,9 @@ __all__ = [
     "blurb",
     "glyph",
     "label",
+    "leave_terms",
+    "rule_sheet",
+    "set_progress",
     "legal_actions",
     "modes",
     "move_terms",

@@ -62,6 +62,7 @@ from games.engine.thirteen_trio.rules import (
     resolve_rules,
     set_minimum,
 )
+from games.engine.thirteen_trio.sheet import leave_terms, rule_sheet, set_progress
 from games.engine.thirteen_trio.view import view
 
 __all__ = [
@@ -98,6 +99,7 @@ __all__ = [
     "blurb",
     "glyph",
     "label",
+    "leave_terms",
     "modes",
     "move_terms",
     "name",
@@ -107,7 +109,9 @@ __all__ = [
     "record_part",
     "redact",
     "resolve_rules",
+    "rule_sheet",
     "seat_roles",
+    "set_progress",
     "set_running",
     "showdown",
     "stake_rules",

@@ -57,6 +57,16 @@ def split(total: int, claims: Sequence[int], *, after: int) -> list[int]:
     return shares
 
 
+def penalty_amount(base: int) -> int:
+    """What the first seat to disconnect in a game pays: ½ base, rounded down (docs/RULES.md
+    section 2 "Disconnecting or leaving").
+
+    >>> penalty_amount(10_000), penalty_amount(107)
+    (5000, 53)
+    """
+    return base // 2
+
+
 def penalty(*, base: int, payer: int, head: int) -> dict[str, Any]:
     """The disconnection penalty of one game (docs/RULES.md section 2 "Disconnecting or leaving").
 
@@ -67,7 +77,7 @@ def penalty(*, base: int, payer: int, head: int) -> dict[str, Any]:
     >>> penalty(base=107, payer=0, head=0)
     {'seat': 0, 'amount': 53, 'coins': [-53, 22, 21], 'house': 10}
     """
-    amount = base // 2
+    amount = penalty_amount(base)
     house = amount * PENALTY_HOUSE_PERCENT // 100
     claims = [0 if s == payer else PENALTY_SHARE_PERCENT for s in range(PLAYERS)]
     coins = split(amount - house, claims, after=head)
