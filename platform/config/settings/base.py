@@ -16,6 +16,8 @@ import django_stubs_ext
 import environ
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 
+from config.logs import ROUTINE_LOGGERS
+
 # Django classes that are generic in the type stubs only (ModelAdmin, ModelForm, the class-based
 # views) accept type arguments at run time too: ``admin.ModelAdmin[Entry]``. No builtins are added.
 django_stubs_ext.monkeypatch(include_builtins=False)
@@ -281,11 +283,18 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# At the default level the log shows start-up, errors, settled hands and faults; the routine
+# ticks of Celery (beat, each task received and succeeded) and of WebSockets opening and closing
+# only at LOG_LEVEL=DEBUG (config/logs.py, README.md "Logs"). No "AXES: BEGIN" on every command.
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
+ROUTINE_LOG_LEVEL = "DEBUG" if LOG_LEVEL == "DEBUG" else "WARNING"
+AXES_VERBOSE = env.bool("AXES_VERBOSE", default=False)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {name: {"level": ROUTINE_LOG_LEVEL} for name in ROUTINE_LOGGERS},
 }
 
 # --- Metrics (README.md "Metrics") -----------------------------------------------------------
