@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from accounts.requests import AuthenticatedRequest
 from wallet.models import Entry, TransactionKind
 from wallet.money import format_coins
-from wallet.presenters import entry_account_label
+from wallet.presenters import entry_account_label, entry_label
 from wallet.selectors import table_money_list, wallet_balance, wallet_statement
 
 
@@ -34,6 +34,7 @@ class _EntrySerializer(serializers.Serializer[Any]):
     reference = serializers.CharField(source="transaction.reference")
     memo = serializers.CharField(source="transaction.memo")
     account = serializers.SerializerMethodField()
+    description = serializers.SerializerMethodField()
     table_ref = serializers.CharField(source="account.table_ref")
     amount = serializers.IntegerField(help_text="minor units, negative takes coins out")
     amount_display = serializers.SerializerMethodField()
@@ -41,6 +42,9 @@ class _EntrySerializer(serializers.Serializer[Any]):
 
     def get_account(self, entry: Entry) -> str:
         return entry_account_label(entry)
+
+    def get_description(self, entry: Entry) -> str:
+        return entry_label(entry)
 
     def get_amount_display(self, entry: Entry) -> str:
         return format_coins(entry.amount)
