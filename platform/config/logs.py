@@ -3,11 +3,11 @@ platform's routine ticks (README.md "Logs").
 
 Routine lines come from libraries: Celery's beat ("Sending due task") and worker ("Task …
 received", "… succeeded in …") for the sweeper, the lobby feed and the worker heartbeat every
-second or few; uvicorn's access line for every ``/healthz`` probe, metrics scrape and static
-file, and a line for every WebSocket opened or closed. ``LOGGING`` (settings) sets the Celery and
-WebSocket loggers to ``ROUTINE_LOG_LEVEL`` (WARNING unless ``LOG_LEVEL`` is DEBUG); uvicorn
-configures its own loggers before Django starts, so :func:`quiet_server_logs` puts a filter on
-them from the ASGI entry point instead.
+second or few; django-axes' lines around every successful log-in; uvicorn's access line for
+every ``/healthz`` probe, metrics scrape and static file, and a line for every WebSocket opened
+or closed. ``LOGGING`` (settings) sets those loggers to ``ROUTINE_LOG_LEVEL`` (WARNING unless
+``LOG_LEVEL`` is DEBUG); uvicorn configures its own loggers before Django starts, so
+:func:`quiet_server_logs` puts a filter on them from the ASGI entry point instead.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ ROUTINE_LOGGERS = (
     "celery.worker.strategy",  # "Task games.sweep[…] received"
     "celery.worker.request",  # "Discarding revoked task" (a sweep dropped for a newer one)
     "websockets",  # "connection open", "connection closed"
+    "axes",  # four lines per successful log-in; failures and lock-outs are WARNING and stay
 )
 #: Paths whose successful requests are probes, scrapes and assets, not anything an operator reads.
 ROUTINE_PATHS = ("/healthz", "/metrics", "/static/", "/favicon.ico")

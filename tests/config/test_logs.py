@@ -36,6 +36,8 @@ def test_routine_loggers_are_quiet_at_the_default_level() -> None:
         assert not logging.getLogger(name).isEnabledFor(logging.INFO), name
         assert logging.getLogger(name).isEnabledFor(logging.WARNING), name
     assert logging.getLogger("games.services.settlement").isEnabledFor(logging.INFO)
+    assert logging.getLogger("axes.handlers.database").isEnabledFor(logging.WARNING)  # failures, lock-outs
+    assert not logging.getLogger("axes.handlers.database").isEnabledFor(logging.INFO)  # each successful log-in
 
 
 def test_probes_scrapes_and_assets_leave_no_access_line_but_pages_and_failures_do() -> None:
