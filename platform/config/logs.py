@@ -26,14 +26,16 @@ ROUTINE_LOGGERS = (
 #: Paths whose successful requests are probes, scrapes and assets, not anything an operator reads.
 ROUTINE_PATHS = ("/healthz", "/metrics", "/static/", "/favicon.ico")
 HTTP_ERROR = 400
+WEBSOCKET_LINES = ("connection open", "connection closed")
 
 
 def routine_request(record: logging.LogRecord) -> bool:
     """An access line (uvicorn's: client, method, path, version, status) of a routine request
     answered without an error, or the line of a WebSocket accepted."""
     args = record.args if isinstance(record.args, tuple) else ()
-    if record.name == "uvicorn.error":
-        return record.levelno <= logging.INFO and "[accepted]" in str(record.msg)
+    if record.name == "uvicorn.error":  # uvicorn's WebSocket lines, and the websockets library's through it
+        message = str(record.msg)
+        return record.levelno <= logging.INFO and ("[accepted]" in message or message in WEBSOCKET_LINES)
     if record.name != "uvicorn.access" or len(args) < 5:
         return False
     path, status = str(args[2]), args[4]

@@ -50,6 +50,8 @@ def test_probes_scrapes_and_assets_leave_no_access_line_but_pages_and_failures_d
     accepted = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1, '%s - "WebSocket %s" [accepted]',
                                  ("127.0.0.1:5000", "/ws/tables/1/"), None)
     assert not keep(accepted)
+    opened = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1, "connection open", (), None)
+    assert not keep(opened)
     started = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1, "Started server process [%d]", (1,), None)
     assert keep(started)
 
