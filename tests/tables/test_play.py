@@ -87,3 +87,12 @@ def test_the_table_page_title_is_translated(client: Any) -> None:
     page = client.get(reverse("table", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f"<h1>Table {table.pk}</h1>" in page
     assert "House banker · base 1.00" in page and "house 1" not in page
+
+
+def test_the_lobby_api_gives_titles_in_the_language_of_the_request(client: Any) -> None:
+    level = _level("samgong", "pairwise")
+    table = Table.objects.create(stake_level=level, name=level.name)
+    levels = client.get(reverse("api-stake-levels"), {"game": "samgong"}, HTTP_ACCEPT_LANGUAGE="en").json()
+    assert {row["title"] for row in levels if row["id"] == level.pk} == {"Sam Gong (三公) · Pairwise (两两比牌) · base 1.00"}
+    tables = client.get(reverse("api-tables"), {"game": "samgong"}, HTTP_ACCEPT_LANGUAGE="zh-hant").json()
+    assert [row["title"] for row in tables if row["id"] == table.pk] == [f"三公 · 兩兩比牌 · 底注 1.00 · 牌桌 {table.pk}"]
