@@ -34,6 +34,8 @@ COMMON: dict[str, Promise] = {
     "no_tables": _("No open tables at this stake yet."),
     "hands_played": _("{n} hands played"),
     "table_no": _("Table {n}"),
+    # Translators: what separates the names in a list of players ("Ann, Bo"; Chinese: "阿丽、阿波")
+    "list_sep": _(", "),
 }
 
 TABLE: dict[str, Promise] = {
