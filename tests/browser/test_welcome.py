@@ -127,3 +127,21 @@ def _artifact(name: str) -> Any:
 
 
 assert CHROMIUM  # the browser fixture skips without it
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "below this table's minimum"), ("zh-hant", "低於本桌最低買入")])
+def test_a_refused_buy_in_is_explained_in_the_pages_language_only(player: Any, make_table: Any, lang: str,
+                                                                   words: str) -> None:
+    table = make_table("thirteen")
+    sitter = player("Lang", lang=lang, width=375, height=667)
+    sitter.open(f"/tables/{table.pk}/")
+    sitter.page.wait_for_selector(".conn-online")
+    sitter.page.fill("[data-testid=buy-in]", "1")
+    sitter.page.click("[data-testid=join]")
+    toast = sitter.page.locator("[data-testid=toast]").first
+    toast.wait_for()
+    shown = toast.inner_text()
+    assert words in shown and text("err_below_minimum_buy_in", lang) in shown
+    has_cjk = any("\u3400" <= ch <= "\u9fff" for ch in shown)
+    assert has_cjk == (lang != "en"), shown
+    assert not sitter.errors
