@@ -19,8 +19,8 @@ from accounts.requests import AuthenticatedHttpRequest
 from config.admin import ReadOnlyAdminMixin
 from wallet import services
 from wallet.errors import WalletError
-from wallet.forms import GrantForm
-from wallet.models import Account, Entry, House, LedgerTransaction
+from wallet.forms import GrantForm, WelcomeGrantForm
+from wallet.models import Account, Entry, House, LedgerTransaction, WelcomeGrant
 from wallet.money import format_coins
 from wallet.selectors import house_balances
 
@@ -105,6 +105,29 @@ class AccountAdmin(ReadOnlyAdmin[Account]):
         context = {**self.admin_site.each_context(request), "form": form, "opts": self.model._meta,
                    "title": _("Grant or adjust coins")}
         return TemplateResponse(request, "wallet/admin/grant.html", context)
+
+
+@admin.register(WelcomeGrant)
+class WelcomeGrantAdmin(admin.ModelAdmin[WelcomeGrant]):
+    """One row: the coins every new player is given at sign-up (docs/WALLET.md "Welcome coins").
+    The list opens that row; it is never added (it exists once read) nor deleted."""
+
+    form = WelcomeGrantForm
+    list_display = ("amount_coins", "updated_at")
+
+    @admin.display(description=gettext_lazy("welcome coins"))
+    def amount_coins(self, row: WelcomeGrant) -> str:
+        return format_coins(row.amount)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: WelcomeGrant | None = None) -> bool:
+        return False
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        row = WelcomeGrant.current()
+        return HttpResponseRedirect(reverse("admin:wallet_welcomegrant_change", args=[row.pk]))
 
 
 def _post_grant(data: dict[str, Any], *, actor: User) -> LedgerTransaction:

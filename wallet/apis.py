@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from accounts.requests import AuthenticatedRequest
 from wallet.models import Entry, TransactionKind
 from wallet.money import format_coins
-from wallet.presenters import entry_account_label, reference_hand_id
+from wallet.presenters import entry_account_label, entry_label, reference_hand_id
 from wallet.selectors import table_money_list, wallet_balance, wallet_statement
 
 
@@ -35,6 +35,7 @@ class _EntrySerializer(serializers.Serializer[Any]):
     hand = serializers.SerializerMethodField(help_text="the hand id of a hand's settlement (its replay's id)")
     memo = serializers.CharField(source="transaction.memo")
     account = serializers.SerializerMethodField()
+    description = serializers.SerializerMethodField()
     table_ref = serializers.CharField(source="account.table_ref")
     amount = serializers.IntegerField(help_text="minor units, negative takes coins out")
     amount_display = serializers.SerializerMethodField()
@@ -45,6 +46,9 @@ class _EntrySerializer(serializers.Serializer[Any]):
 
     def get_account(self, entry: Entry) -> str:
         return entry_account_label(entry)
+
+    def get_description(self, entry: Entry) -> str:
+        return entry_label(entry)
 
     def get_amount_display(self, entry: Entry) -> str:
         return format_coins(entry.amount)

@@ -1,4 +1,4 @@
-"""Forms: the statement filters (players) and the grant/adjust form (admin)."""
+"""Forms: the statement filters (players), the grant/adjust form and the welcome coins (admin)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from wallet.models import TransactionKind
-from wallet.money import parse_coins
+from wallet.models import TransactionKind, WelcomeGrant
+from wallet.money import format_coins, parse_coins
 
 
 class StatementFilterForm(forms.Form):
@@ -70,3 +70,25 @@ class GrantForm(forms.Form):
         if amount is not None and (amount == 0 or (data.get("operation") == self.GRANT and amount < 0)):
             self.add_error("amount", _("A grant is a positive amount; an adjustment is not zero."))
         return data
+
+
+class WelcomeGrantForm(forms.ModelForm[WelcomeGrant]):
+    """The welcome coins in coins (``30.00``), stored in minor units; 0 switches them off."""
+
+    amount = CoinsField(label=_("welcome coins"),
+                        help_text=_("Given to every new player at sign-up; 0 gives nothing."))
+
+    class Meta:
+        model = WelcomeGrant
+        fields = ("amount",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial["amount"] = format_coins(self.instance.amount)
+
+    def clean_amount(self) -> int:
+        amount = self.cleaned_data.get("amount")
+        if amount is None or amount < 0:
+            raise forms.ValidationError(_("Enter 0 or a positive number of coins."))
+        return int(amount)

@@ -152,3 +152,32 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.account_id or self.house} {self.amount:+d}"
+
+
+#: 3,000.00 coins: the minimum buy-in of the lowest stake level of every game as shipped (三人十三支's).
+WELCOME_COINS_DEFAULT = 300_000
+
+
+class WelcomeGrant(models.Model):
+    """The coins every new player is given at sign-up (one row, edited by staff in admin; 0
+    gives nothing). Posted by :func:`wallet.services.wallet_welcome` as a ``grant``."""
+
+    amount = models.PositiveBigIntegerField(
+        _("welcome coins (minor units)"), default=WELCOME_COINS_DEFAULT,
+        help_text=_("Given to every new player at sign-up, in minor units (100 = 1.00 coin); 0 gives nothing."),
+    )
+    updated_at = models.DateTimeField(_("changed"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("welcome coins")
+        verbose_name_plural = _("welcome coins")
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="wallet_welcome_grant_one_row")]
+
+    def __str__(self) -> str:
+        return str(_("Welcome coins"))
+
+    @classmethod
+    def current(cls) -> WelcomeGrant:
+        """The one row, created with the default amount on first use."""
+        row, _created = cls.objects.get_or_create(pk=1)
+        return row

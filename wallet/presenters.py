@@ -1,10 +1,22 @@
-"""How a statement row is described to a player (pages, API and CSV share it)."""
+"""How a statement row is described to a player, in the player's language (pages, API and CSV
+share it): what happened ("Buy-in at table 3", "Hand result at table 3", "Welcome coins"), which
+account, and the memo a person wrote. Machine references (``table:table:3``, ``hand:4``) stay in
+the API's and the CSV's own columns; this module is the one place that words them."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
-from wallet.models import Account, AccountKind, Entry
+from wallet.models import Account, AccountKind, Entry, LedgerTransaction, TransactionKind
+
+#: References of grants the system makes (wallet.services.WELCOME_REFERENCE).
+GRANT_REFERENCES = {"welcome": gettext_noop("Welcome coins")}
+#: A settlement's house lines (docs/WALLET.md) as players read them.
+HOUSE_LINES = {"commission": gettext_noop("Commission"), "penalty": gettext_noop("Penalty to the house"),
+               "banker": gettext_noop("House bank")}
+#: Kinds whose memo is a person's words (a staff member's reason); other memos are the system's.
+PERSONAL_MEMO_KINDS = (TransactionKind.GRANT, TransactionKind.ADJUSTMENT, TransactionKind.DISPUTE_COMPENSATION)
 
 
 def statement_account(entry: Entry) -> Account:
@@ -14,11 +26,62 @@ def statement_account(entry: Entry) -> Account:
     return entry.account
 
 
+def table_number(table_ref: str) -> str:
+    """The table's number in a wallet reference: ``table:3`` → ``3`` (the tables app keys its
+    escrow accounts so; the wallet knows nothing else of tables)."""
+    return table_ref.rpartition(":")[2] or table_ref
+
+
+def table_money_label(table_ref: str) -> str:
+    return _("Table money, table %(table)s") % {"table": table_number(table_ref)}
+
+
 def entry_account_label(entry: Entry) -> str:
     account = statement_account(entry)
-    if account.kind == AccountKind.TABLE:
-        return _("table money at %(table)s") % {"table": account.table_ref}
-    return _("wallet")
+    return table_money_label(account.table_ref) if account.kind == AccountKind.TABLE else _("Wallet")
+
+
+def house_line_label(name: str) -> str:
+    label = HOUSE_LINES.get(name)
+    return _(label) if label else name
+
+
+def transaction_label(txn: LedgerTransaction, table_ref: str = "") -> str:
+    """What a transaction was, for the player whose row it is (``table_ref``: the row's table
+    account, or the table its reference names)."""
+    reference = txn.reference
+    table = {"table": table_number(table_ref or reference.removeprefix("table:"))}
+    kind = txn.kind
+    if kind == TransactionKind.GRANT:
+        label = GRANT_REFERENCES.get(reference)
+        return _(label) if label else _("Coins granted by staff") if txn.actor_id else _("Coins granted")
+    if kind == TransactionKind.BUY_IN:
+        return _("Buy-in at table %(table)s") % table
+    if kind == TransactionKind.CASH_OUT:
+        return _("Cash-out from table %(table)s") % table
+    if kind == TransactionKind.SETTLEMENT:
+        return _("Hand result at table %(table)s") % table
+    if kind in (TransactionKind.COMMISSION, TransactionKind.PENALTY):
+        return (_("Commission at table %(table)s") if kind == TransactionKind.COMMISSION
+                else _("Penalty at table %(table)s")) % table
+    if kind == TransactionKind.ADJUSTMENT:
+        return _("Adjustment by staff")
+    if kind == TransactionKind.DISPUTE_COMPENSATION:
+        return _("Dispute compensation")
+    if kind == TransactionKind.REVERSAL:
+        return _("Reversal of transaction %(id)s") % {"id": txn.reverses_id}
+    return str(TransactionKind(kind).label) if kind in TransactionKind.values else kind
+
+
+def entry_label(entry: Entry) -> str:
+    """The statement row's description: its transaction, worded for the row's account."""
+    return transaction_label(entry.transaction, statement_account(entry).table_ref)
+
+
+def entry_memo(entry: Entry) -> str:
+    """The memo a person wrote (a staff member's reason), or "" for the system's own memos."""
+    txn = entry.transaction
+    return txn.memo if txn.kind in PERSONAL_MEMO_KINDS and txn.actor_id else ""
 
 
 def reference_hand_id(reference: str) -> int | None:

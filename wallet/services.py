@@ -25,10 +25,12 @@ from wallet.errors import (
     TransactionNotFound,
     UnbalancedTransaction,
 )
-from wallet.models import House, LedgerTransaction, TransactionKind
+from wallet.models import House, LedgerTransaction, TransactionKind, WelcomeGrant
 from wallet.posting import AccountKey, Leg, Posting, ledger_post
 
 ISSUANCE = AccountKey.house(House.ISSUANCE)
+#: The reference of a welcome grant (the statement calls it "Welcome coins").
+WELCOME_REFERENCE = "welcome"
 # House accounts a settlement may credit (>= 0) or, for "banker", credit or debit.
 SETTLEMENT_HOUSES = (House.COMMISSION, House.PENALTY, House.BANKER)
 
@@ -66,6 +68,16 @@ def wallet_grant(
         kind=TransactionKind.GRANT, idempotency_key=_key(idempotency_key), request=request,
         legs=(Leg(ISSUANCE, -amount), Leg(wallet, amount)), reference=reference, actor_id=_actor_id(actor), memo=memo,
     ))
+
+
+def wallet_welcome(*, user: User) -> LedgerTransaction | None:
+    """Give a new player the welcome coins staff set (``WelcomeGrant``), once: the key is the
+    player, so a retried sign-up posts nothing more. None when the amount is 0 (switched off)."""
+    amount = WelcomeGrant.current().amount
+    if amount <= 0:
+        return None
+    return wallet_grant(user=user, amount=amount, idempotency_key=f"welcome:{user.pk}", actor=None,
+                        reference=WELCOME_REFERENCE)
 
 
 def wallet_adjust(

@@ -18,11 +18,13 @@ from accounts.requests import AuthenticatedHttpRequest
 from wallet.forms import StatementFilterForm
 from wallet.models import Entry
 from wallet.money import format_coins
-from wallet.presenters import entry_account_label, spreadsheet_safe, statement_account
+from wallet.presenters import entry_account_label, entry_label, spreadsheet_safe, statement_account
 from wallet.selectors import table_money_list, wallet_balance, wallet_statement
 
 PAGE_SIZE = 25
-CSV_HEADER = ["created_at", "transaction", "kind", "reference", "account", "table", "amount", "balance_after", "memo"]
+# Machine columns (kind, reference, account, table) for reconciling; "description" in the player's language.
+CSV_HEADER = ["created_at", "transaction", "kind", "reference", "account", "table", "amount", "balance_after", "memo",
+              "description"]
 
 
 def _filtered_statement(request: AuthenticatedHttpRequest) -> tuple[StatementFilterForm, QuerySet[Entry]]:
@@ -69,6 +71,7 @@ def _csv_rows(statement: QuerySet[Entry]) -> Iterator[list[str]]:
             txn.created_at.isoformat(), str(txn.pk), txn.kind, spreadsheet_safe(txn.reference), account.kind,
             spreadsheet_safe(account.table_ref), format_coins(entry.amount),
             "" if entry.balance_after is None else format_coins(entry.balance_after), spreadsheet_safe(txn.memo),
+            spreadsheet_safe(entry_label(entry)),
         ]
 
 

@@ -223,8 +223,9 @@ def hand_act(
         raise PlayError(_("That action is sent by the server only."), code="illegal")
     try:
         state, events = engine(hand.game).apply(hand.state, seat, action, now=time.time())
-    except EngineError as exc:
-        raise PlayError(str(exc), code="illegal") from exc
+    except EngineError as exc:  # the engine's reason is English, for the log; the player reads their language
+        log.debug("hand %s seat %s: %s refused: %s", hand.pk, seat, action.get("type"), exc)
+        raise PlayError(_("That move is not allowed now."), code="illegal") from exc
     action_log(hand, seat=seat, user=user, action=action, client_id=client_id, auto=False)
     version = hand_advance(table, hand, state)
     clock.applied(hand.game)

@@ -7,6 +7,7 @@ history and the adapters. Scheduling the next deal is the caller's job.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.db import transaction
@@ -20,6 +21,8 @@ from history.services import hand_record_write
 from tables.models import Seat, Table
 from wallet import selectors as wallet_selectors
 from wallet import services as wallet
+
+log = logging.getLogger(__name__)
 
 
 def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
@@ -56,10 +59,15 @@ def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
 
 
 def hand_ended_after_commit(hand: Hand) -> None:
-    """Count the hand as settled or voided once its transaction commits (a rolled-back
-    settlement counts nothing)."""
-    game, status = hand.game, str(hand.status)
-    transaction.on_commit(lambda: metrics.hand_ended(game, status), robust=True)
+    """Count and log the hand as settled or voided once its transaction commits (a rolled-back
+    settlement counts nothing); one INFO line per hand, the log's record of play."""
+    game, status, hand_id, table_id = hand.game, str(hand.status), hand.pk, hand.table_id
+
+    def ended() -> None:
+        metrics.hand_ended(game, status)
+        log.info("hand %s at table %s %s (%s)", hand_id, table_id, status, game)
+
+    transaction.on_commit(ended, robust=True)
 
 
 def hand_void_settle(*, table: Table, hand: Hand, reason: str) -> None:

@@ -21,6 +21,7 @@ AUDITOR_VIEW_MODELS: tuple[str, ...] = (
     "wallet.account",
     "wallet.ledgertransaction",
     "wallet.entry",
+    "wallet.welcomegrant",
     "tables.stakelevel",
     "tables.table",
     "history.handrecord",

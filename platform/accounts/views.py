@@ -10,10 +10,11 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse_lazy
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import check_for_language
 from django.utils.translation import gettext as _
 from django.views.generic import CreateView, TemplateView, UpdateView
@@ -23,6 +24,9 @@ from accounts.forms import ProfileForm, SignUpForm
 from accounts.login_limits import lock_release
 from accounts.models import User
 from accounts.requests import AuthenticatedHttpRequest
+from wallet.money import format_coins
+from wallet.selectors import wallet_balance
+from wallet.services import wallet_welcome
 
 
 class HomeView(TemplateView):
@@ -34,10 +38,25 @@ class SignUpView(CreateView):
     template_name = "registration/signup.html"
     success_url = reverse_lazy("home")
 
+    def get_initial(self) -> dict[str, Any]:
+        """The language the page is in is the new account's language, unless the player picks another."""
+        return {**super().get_initial(), "language": translation.get_language()}
+
     def form_valid(self, form: SignUpForm) -> HttpResponse:
-        response = super().form_valid(form)
-        login(self.request, self.object, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(self.request, _("Welcome! Your account is ready."))
+        """The account and its welcome coins (docs/WALLET.md "Welcome coins") in one transaction;
+        the player is signed in and keeps the language they chose."""
+        with transaction.atomic():
+            response = super().form_valid(form)
+            user = form.instance
+            welcome = wallet_welcome(user=user)
+        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
+        with translation.override(user.language):
+            if welcome is None:
+                messages.success(self.request, _("Welcome! Your account is ready."))
+            else:
+                messages.success(self.request, _("Welcome! Your account is ready, with %(coins)s coins to play with.")
+                                 % {"coins": format_coins(wallet_balance(user=user))})
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, user.language, samesite="Lax")
         return response
 
 

@@ -16,9 +16,11 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config.logs import quiet_server_logs  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.websocket import SiteOriginValidator  # noqa: E402
 
+quiet_server_logs()
 if settings.CELERY_EMBEDDED_WORKER:
     from config.embedded import start_embedded_worker
 

@@ -17,7 +17,7 @@ PLAYER_EVENTS = (DisputeEvent.Kind.OPENED, DisputeEvent.Kind.REVIEW, DisputeEven
 
 
 def dispute_list_for(*, user: AnyUser) -> QuerySet[Dispute]:
-    disputes = Dispute.objects.select_related("record", "record__table", "player")
+    disputes = Dispute.objects.select_related("record", "record__table__stake_level", "player")
     if not can_read_all(user):
         disputes = disputes.filter(player_id=user.pk)
     return disputes.order_by("-id")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -9,7 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tables.models import StakeLevel
 from tables.selectors import stake_level_list, table_list_open, table_summary
+from tables.titles import level_title, stake_title, table_number
 
 
 class StakeLevelListApi(APIView):
@@ -20,11 +24,15 @@ class StakeLevelListApi(APIView):
         game = serializers.CharField()
         mode = serializers.CharField()
         name = serializers.CharField()
+        title = serializers.SerializerMethodField(help_text="game, mode and stake in the request's language")
         unit = serializers.IntegerField()
         commission_percent = serializers.IntegerField()
         min_buy_in = serializers.IntegerField()
         min_table_money = serializers.IntegerField()
         seats = serializers.IntegerField()
+
+        def get_title(self, level: StakeLevel) -> str:
+            return level_title(level)
 
     @extend_schema(responses=OutputSerializer(many=True), parameters=[OpenApiParameter("game", str)])
     def get(self, request: Request) -> Response:
@@ -55,6 +63,10 @@ class TableListApi(APIView):
         free_seats = serializers.ListField(child=serializers.IntegerField())
         players = PlayerSerializer(many=True)
         hands_played = serializers.IntegerField()
+        title = serializers.SerializerMethodField(help_text="stake and table number in the request's language")
+
+        def get_title(self, row: dict[str, Any]) -> str:
+            return f"{stake_title(row['game'], row['mode'], row['unit'])} · {table_number(row['id'])}"
 
     @extend_schema(
         responses=OutputSerializer(many=True),

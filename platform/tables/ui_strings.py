@@ -33,9 +33,14 @@ COMMON: dict[str, Promise] = {
     "sit": _("Sit down"),
     "no_tables": _("No open tables at this stake yet."),
     "hands_played": _("{n} hands played"),
+    "table_no": _("Table {n}"),
+    # Translators: what separates the names in a list of players ("Ann, Bo"; Chinese: "阿丽、阿波")
+    "list_sep": _(", "),
 }
 
 TABLE: dict[str, Promise] = {
+    "buy_in_short": _("Your wallet holds {x}, less than this table's minimum buy-in of {y}."),
+    "more_coins": _("How to get more coins"),
     # phases and table state
     "phase_arrange": _("Arrange your rows"),
     "phase_settled": _("Showdown"),

@@ -10,16 +10,17 @@ from typing import Any
 
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.views import View
 from django.views.generic import TemplateView
 
+from accounts.requests import AuthenticatedHttpRequest
 from games.adapters import player_limits
 from games.engine.registry import GAMES, engine_for
 from tables import ui_rules, ui_showdown, ui_strings
-from tables.models import StakeLevel, Table
+from tables.models import Seat, StakeLevel, Table
 from tables.rules_panel import rules_panel
 from tables.selectors import stake_level_list, table_list_open, table_summary
 from tables.services import table_find_or_create_free
@@ -105,6 +106,7 @@ class TableView(TemplateView):
             "login": f"{reverse('login')}?next={self.request.path}",
             "lobby": reverse("lobby"),
             "rules": panel["figures"],
+            "wallet_url": reverse("wallet:wallet"),
         }
         context["strings"] = ui_strings.strings(
             ui_strings.COMMON, ui_strings.TABLE, ui_showdown.SHOWDOWN, ui_rules.RULES
@@ -113,9 +115,34 @@ class TableView(TemplateView):
 
 
 class TablePlayView(LoginRequiredMixin, View):
-    """"Play" at a stake level: the open table with the most players that has a free seat,
-    or a new table when every one is full."""
+    """"Play" at a stake level: the table the player already sits at there; else, when the
+    wallet holds the minimum buy-in, the open table with the most players that has a free seat
+    (or a new table when every one is full); else (and on GET) a page that says why not, with the
+    stakes the wallet does cover and how to get more coins: no empty table is opened."""
 
-    def post(self, request: HttpRequest, level_id: int) -> HttpResponse:
+    def post(self, request: AuthenticatedHttpRequest, level_id: int) -> HttpResponse:
         level = get_object_or_404(StakeLevel, pk=level_id, active=True)
+        seated = _seated_at(request, level)
+        if seated is not None:
+            return redirect("table", table_id=seated)
+        if (_wallet_balance(request) or 0) < level.min_buy_in:
+            return redirect("table-play", level_id=level.pk)  # the page below, with its own address
         return redirect("table", table_id=table_find_or_create_free(level=level).pk)
+
+    def get(self, request: AuthenticatedHttpRequest, level_id: int) -> HttpResponse:
+        level = get_object_or_404(StakeLevel, pk=level_id, active=True)
+        seated = _seated_at(request, level)
+        if seated is not None:
+            return redirect("table", table_id=seated)
+        balance = _wallet_balance(request) or 0
+        if balance >= level.min_buy_in:
+            return redirect(f"{reverse('lobby')}?game={level.game}")
+        affordable = StakeLevel.objects.filter(game=level.game, active=True, min_buy_in__lte=balance)
+        return render(request, "tables/play_short.html",
+                      {"level": level, "balance": balance, "affordable": list(affordable)})
+
+
+def _seated_at(request: AuthenticatedHttpRequest, level: StakeLevel) -> int | None:
+    """The open table at ``level`` the player sits at, if any."""
+    return (Seat.objects.filter(user=request.user, table__stake_level=level, table__status=Table.Status.OPEN)
+            .values_list("table_id", flat=True).first())

@@ -57,7 +57,7 @@
       },
 
       playerNames: function (table) {
-        return table.players.map(function (p) { return p.name; }).join("、") || "–";
+        return table.players.map(function (p) { return p.name; }).join(t("list_sep")) || "–";
       },
 
       tableUrl: function (table) { return data.table_url.replace(/0\/$/, table.id + "/"); },

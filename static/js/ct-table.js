@@ -15,7 +15,8 @@
       now: Date.now(),
       toasts: [],
       modal: null,
-      buyIn: CT.coinsInput(config.min_buy_in),
+      // never more than the wallet holds: a short wallet shows what it has, and says so
+      buyIn: CT.coinsInput(config.wallet === null ? config.min_buy_in : Math.min(config.min_buy_in, config.wallet)),
       topUpAmount: "",
       wallet: config.wallet,
       busy: false,

@@ -13,7 +13,7 @@ from django.urls import reverse
 from accounts.models import User
 from tables.models import Seat, StakeLevel, Table
 from tables.services import table_find_or_create_free
-from tests.factories import ensure_stake_levels
+from tests.factories import ensure_stake_levels, funded_user
 from tests.wallet.conftest import _postgres_only  # noqa: F401 - the postgres marker's skip
 from tests.wallet.threads import run_concurrently
 
@@ -85,7 +85,7 @@ def test_the_play_page_redirects_to_the_chosen_table(client: Any) -> None:
     level = _level()
     best = _table(level, 3)
     _table(level, 1)
-    client.force_login(User.objects.create_user(username="chooser", password="x" * 12))
+    client.force_login(funded_user("chooser", level.min_buy_in))
     response = client.post(reverse("table-play", args=[level.pk]))
     assert response.status_code == 302 and response.url == reverse("table", args=[best.pk])
 

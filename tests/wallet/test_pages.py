@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
 
 import pytest
 import time_machine
@@ -32,12 +33,34 @@ def lin_history(player, seated):
 
 def test_wallet_page_shows_balance_table_money_and_statement(client: Client, lin_history) -> None:
     lin, _ = lin_history
+    lin.language = "en"
+    lin.save(update_fields=["language"])
     client.force_login(lin)
-    page = client.get(reverse("wallet:wallet"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    page = client.get(reverse("wallet:wallet")).content.decode()
     assert '<strong data-testid="balance">70.00</strong>' in page
-    assert "39.50" in page  # table money at t9
-    assert 'href="/history/hands/41/"' in page and "9.50" in page and "-30.00" in page  # hand:41, linked
+    assert "Table money, table t9: 39.50" in page
+    assert "Hand result at table t9" in page and "9.50" in page and "-30.00" in page
+    assert 'href="/history/hands/41/"' in page  # hand:41, linked by its hand id
+    assert "Buy-in at table t9" in page and "Coins granted" in page
+    assert "hand:41" not in page and "table:t9" not in page  # machine references stay in the CSV and the API
+    assert "=HYPERLINK" not in page  # the system's memo of a settlement is not a person's words
+    assert "How to get more coins" in page
     assert "rivalbo" not in page and "-10.00" not in page  # nothing of bo's
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("zh-hans", ["牌桌 t9 牌局结算", "牌桌 t9 买入", "牌桌 t9 的桌上筹码", "如何获得更多金币"]),
+    ("zh-hant", ["牌桌 t9 牌局結算", "牌桌 t9 買入", "牌桌 t9 的桌上籌碼", "如何獲得更多金幣"]),
+])
+def test_wallet_lines_are_worded_in_the_players_language(client: Client, lin_history, language, words) -> None:
+    lin, _ = lin_history
+    lin.language = language
+    lin.save(update_fields=["language"])
+    client.force_login(lin)
+    page = client.get(reverse("wallet:wallet")).content.decode()
+    assert [w for w in words if w not in page] == []
+    statement = re.sub(r"<[^>]+>", " ", page[page.index("<tbody>"):page.index("</tbody>")])
+    assert re.findall(r"\b(?:hand|table|grant|settlement|buy_in|wallet)\b", statement) == []
 
 
 def test_wallet_page_requires_log_in(client: Client) -> None:
@@ -84,6 +107,7 @@ def test_statement_csv_is_streamed_filtered_and_safe_for_spreadsheets(client: Cl
         ("settlement", "table", "t9", "9.50", "39.50")
     ]
     assert rows[0]["memo"] == "'=HYPERLINK(evil)"
+    assert rows[0]["description"] == "牌桌 t9 牌局结算"  # the player's language; the codes in their own columns
 
 
 def test_balance_api(client: Client, lin_history) -> None:
@@ -104,6 +128,7 @@ def test_statement_api_shows_only_the_players_own_entries(client: Client, lin_hi
     client.force_login(lin)
     settled = client.get(reverse("api-wallet-statement"), {"kind": "settlement"}).json()["results"]
     assert [(r["reference"], r["amount"], r["balance_after"]) for r in settled] == [("hand:41", 950, 3_950)]
+    assert settled[0]["description"] == "牌桌 t9 牌局结算"
 
 
 def test_statement_api_rejects_bad_filters(client: Client, player) -> None:

@@ -16,6 +16,8 @@ import django_stubs_ext
 import environ
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 
+from config.logs import ROUTINE_LOGGERS
+
 # Django classes that are generic in the type stubs only (ModelAdmin, ModelForm, the class-based
 # views) accept type arguments at run time too: ``admin.ModelAdmin[Entry]``. No builtins are added.
 django_stubs_ext.monkeypatch(include_builtins=False)
@@ -162,7 +164,8 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
+# The in-memory broker with a host name: kombu warns on every connection without one.
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://localhost/")
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
@@ -281,11 +284,18 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# At the default level the log shows start-up, errors, settled hands and faults; the routine
+# ticks of Celery (beat, each task received and succeeded) and of WebSockets opening and closing
+# only at LOG_LEVEL=DEBUG (config/logs.py, README.md "Logs"). No "AXES: BEGIN" on every command.
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
+ROUTINE_LOG_LEVEL = "DEBUG" if LOG_LEVEL == "DEBUG" else "WARNING"
+AXES_VERBOSE = env.bool("AXES_VERBOSE", default=False)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {name: {"level": ROUTINE_LOG_LEVEL} for name in ROUTINE_LOGGERS},
 }
 
 # --- Metrics (README.md "Metrics") -----------------------------------------------------------
