@@ -1,6 +1,6 @@
 """The integrity signals' false positives on honest bot play, and a seeded dumping pair.
 
-    .venv/bin/python bench/integrity.py [--hands 10000] [--tables 10] [--game thirteen] [--dumpers 0]
+    .venv/bin/python bench/integrity.py [--hands 10000] [--tables 10] [--game thirteen] [--mode M] [--dumpers 0]
 
 Uses DATABASE_URL, or creates (and migrates) ``cardtables_integrity`` on postgres@127.0.0.1:5432.
 Plays ``--hands`` hands at ``--tables`` four-seat tables through the services (``seat_join``,
@@ -57,7 +57,7 @@ def play_hand(table_id: int, by_id: dict[int, Any], dumping: set[int], rng: rand
         hand_act(table_id=table_id, user=user, action=action)
 
 
-def play(hands: int, tables: int, game: str, dumpers: int, seed: int) -> None:
+def play(hands: int, tables: int, game: str, mode: str | None, dumpers: int, seed: int) -> None:
     from django.core.management import call_command
 
     from accounts.models import User
@@ -67,7 +67,8 @@ def play(hands: int, tables: int, game: str, dumpers: int, seed: int) -> None:
 
     call_command("migrate", verbosity=0)
     rng = random.Random(seed)
-    level = StakeLevel.objects.filter(game=game).order_by("unit").first()
+    levels = StakeLevel.objects.filter(game=game)
+    level = (levels if mode is None else levels.filter(mode=mode)).order_by("unit").first()
     assert level is not None
     run = f"{int(time.time())}"
     people = []
@@ -122,6 +123,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=10_000)
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--game", default="thirteen")
+    parser.add_argument("--mode", default=None, help="a 三公 mode (all_compare, banker_bid, …)")
     parser.add_argument("--dumpers", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--url", default=None)
@@ -131,7 +133,7 @@ def main() -> None:
     url = args.url or os.environ.get("DATABASE_URL") or DEFAULT_URL
     ensure_database(url)
     django_setup(url)
-    play(args.hands, args.tables, args.game, args.dumpers, args.seed)
+    play(args.hands, args.tables, args.game, args.mode, args.dumpers, args.seed)
     report()
 
 
