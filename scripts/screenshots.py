@@ -1,6 +1,6 @@
 """Re-take README's phone and desktop screenshots.
 
-Runs the phone-layout browser tests (they save each screen they measure to ``artifacts/``) and
+Runs the browser tests that save the screens README shows (to ``artifacts/``) and
 copies the ones README shows to ``docs/screenshots/``. Needs the test database settings the
 browser tests need (DATABASE_URL, REDIS_URL) and Debian's Chromium:
 
@@ -25,12 +25,28 @@ SHOTS = {  # artifacts/<name>.png -> docs/screenshots/<name>.png
     "phone-samgong-banker_bid-landscape": "phone-samgong-bid-landscape",
     "phone-samgong-house-landscape": "phone-samgong-house-landscape",
     "phone-thirteen-showdown-desktop": "desktop-thirteen-showdown",
+    "thirteen-showdown-en": "thirteen-showdown-en",
+    "thirteen-showdown-375px": "thirteen-375px-zh",
+    "trio-showdown-en": "trio-showdown-en",
+    "trio-showdown-zh-hans": "trio-showdown-zh",
+    "samgong-showdown-zh-hans": "samgong-showdown-zh",
+    "samgong-showdown-en-375px": "samgong-375px-en",
+    "lobby-en": "lobby-en",
+    "trio-home-run-zh-hans": "trio-home-run-zh",
+    "trio-leave-confirm-portrait": "phone-trio-leave-confirm",
+    "rules-banker-bid-portrait": "phone-rules-banker-bid",
+    "replay-375-zh-hans-compare": "phone-replay-zh",
+    "replay-1280-en-compare": "replay-en",
+    "signup-wallet-en-phone": "phone-signup-wallet-en",
+    "play-short-zh-hans-phone": "phone-play-short-zh",
 }
+TESTS = ["test_phone_layout.py", "test_thirteen_table.py", "test_trio_table.py", "test_samgong_table.py",
+         "test_lobby.py", "test_showdown_feel.py", "test_rules_and_waiting.py", "test_replay.py", "test_welcome.py"]
 
 
 def main() -> int:
     run = subprocess.run(  # noqa: S603 — a fixed command line
-        [sys.executable, "-m", "pytest", "-m", "browser", "tests/browser/test_phone_layout.py", "-q",
+        [sys.executable, "-m", "pytest", "-m", "browser", *(f"tests/browser/{t}" for t in TESTS), "-q",
          "--timeout", "180", "-p", "no:cacheprovider"], cwd=ROOT, check=False)
     missing = []
     for src, dst in SHOTS.items():
