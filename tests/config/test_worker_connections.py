@@ -64,6 +64,7 @@ def _worker_env(redis_url: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in drop}
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings.base",
+        LOG_LEVEL="DEBUG",  # the worker's "Task … succeeded" lines are routine: logged at DEBUG only
         DATABASE_URL=_database_url(),
         DATABASE_POOL_MIN=str(POOL_MIN),
         REDIS_URL=redis_url,

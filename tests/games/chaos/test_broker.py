@@ -54,7 +54,8 @@ def test_the_worker_survives_a_redis_restart_and_runs_the_next_task(tmp_path: Pa
 
     port = _free_port()
     url = f"redis://127.0.0.1:{port}/0"
-    env = {**os.environ, "REDIS_URL": url, "CELERY_BROKER_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings.base"}
+    env = {**os.environ, "REDIS_URL": url, "CELERY_BROKER_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings.base",
+           "LOG_LEVEL": "DEBUG"}  # the task lines the test waits for are routine: logged at DEBUG only
     log = tmp_path / "worker.log"
     redis = _redis(port)
     with log.open("wb") as out:
