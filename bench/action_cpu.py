@@ -180,7 +180,10 @@ def main() -> None:
     django_setup()
     from django.core.management import call_command
 
+    from config.gc_tuning import gc_tune
+
     call_command("migrate", verbosity=0)
+    gc_tune()  # as the servers do (config/asgi.py)
     table_id, users = seated_table(o.game, o.mode, f"{int(time.time() * 1000)}")
     per_hand, actions, wall = asyncio.run(play(table_id, users, o.hands, random.Random(o.seed), o.ab_env))
     if o.ab_env:
