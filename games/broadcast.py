@@ -12,8 +12,8 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from games.groups import group_send
-from games.lobby import lobby_mark
-from games.sent import sent_mark
+from games.lobby import lobby_mark, lobby_mark_on
+from games.sent import sent_mark, sent_mark_on
 
 if TYPE_CHECKING:
     from tables.models import Table
@@ -39,12 +39,19 @@ def broadcast_table(table_id: int, held: Table | None = None) -> None:
     except Exception:  # a broadcast must never undo a committed change
         log.exception("could not build frames for table %s", table_id)
         return
-    group_send(
+    version = int(public["version"])
+
+    def marks(pipe: Any) -> None:
+        sent_mark_on(pipe, table_id, version)
+        lobby_mark_on(pipe, table_id)
+
+    if not group_send(
         *((user_group(user_id), frame_event(table_id, frame, user_id=user_id)) for user_id, frame in private.items()),
         (table_group(table_id), frame_event(table_id, public)),
-    )
-    sent_mark(table_id, int(public["version"]))
-    lobby_mark(table_id)  # the lobby hears of it within a second (games.lobby)
+        also=marks,  # in the same round trip to Redis as the frames, where they go there
+    ):
+        sent_mark(table_id, version)
+        lobby_mark(table_id)  # the lobby hears of it within a second (games.lobby)
 
 
 def frame_event(table_id: int, frame: dict[str, Any], *, user_id: int | None = None) -> dict[str, Any]:

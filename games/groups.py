@@ -8,18 +8,32 @@ A process with no event loop of its own (a Celery worker's child) sends on one l
 in a thread of its own (:func:`use_own_loop`): ``async_to_sync`` would run each send in a new
 loop, and the Redis channel layer opens new connections for every loop it meets (a new client
 and its handshake per broadcast, a fifth of a worker's CPU).
+
+With channels_redis's pub/sub layer on one Redis (the distributed mode's default), a send from a
+thread (a server's database thread, a worker's task) does not go through any event loop at
+all: its messages are published in one pipelined round trip by a plain Redis client, as the
+layer itself would publish them (its channel names, its serializer), with the caller's other
+Redis writes of the same moment (:func:`group_send`'s ``also``). Before, a broadcast of five
+frames hopped to the server's loop and waited for five publishes one after the other
+(bench/README.md "The action path's cost, round 3").
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import threading
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import redis.exceptions
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
+
+log = logging.getLogger(__name__)
 
 _main_loop: asyncio.AbstractEventLoop | None = None
 _loop_lock = threading.Lock()
@@ -51,11 +65,14 @@ def _sending_loop() -> asyncio.AbstractEventLoop:
         return _own_loop[1]
 
 
-def group_send(*messages: tuple[str, dict[str, Any]]) -> None:
-    """Send ``(group, message)`` pairs in order, in one hop to the event loop (from any thread)."""
+def group_send(*messages: tuple[str, dict[str, Any]], also: Callable[[Any], None] | None = None) -> bool:
+    """Send ``(group, message)`` pairs in order, in one hop to the event loop (from any thread),
+    or in one pipelined round trip to Redis (the pub/sub layer, from a thread). ``also(pipe)``
+    adds the caller's own commands to that pipeline when it goes to ``settings.REDIS_URL``;
+    whether it did (if not, the caller writes them itself)."""
     layer = get_channel_layer()
     if layer is None:
-        return
+        return False
 
     async def send_all() -> None:
         for group, message in messages:
@@ -66,10 +83,13 @@ def group_send(*messages: tuple[str, dict[str, Any]]) -> None:
         running = asyncio.get_running_loop()
     except RuntimeError:
         running = None
+    direct = _direct_publisher(layer) if running is None else None
+    if direct is not None:
+        return _publish(direct, layer, messages, also)
     if loop is not None and loop.is_running() and running is not loop and _is_in_memory(layer):
         # A worker thread (the embedded Celery worker): hand the send to the server's loop.
         asyncio.run_coroutine_threadsafe(send_all(), loop).result(timeout=10)
-        return
+        return False
     if _own_loop_wanted and running is None and not _is_in_memory(layer):
         try:
             asyncio.run_coroutine_threadsafe(send_all(), _sending_loop()).result(timeout=10)
@@ -77,9 +97,48 @@ def group_send(*messages: tuple[str, dict[str, Any]]) -> None:
             # The long-lived connection died with its Redis (a restart): the next command
             # reconnects. A message sent twice is harmless (a connection drops an old version).
             asyncio.run_coroutine_threadsafe(send_all(), _sending_loop()).result(timeout=10)
-        return
+        return False
     async_to_sync(send_all)()
+    return False
 
 
 def _is_in_memory(layer: Any) -> bool:
     return type(layer).__name__ == "InMemoryChannelLayer"
+
+
+@cache
+def _direct_publisher(layer: Any) -> tuple[Any, str, bool] | None:
+    """A plain Redis client for the pub/sub layer's one Redis, the layer's channel prefix and
+    whether that Redis is ``settings.REDIS_URL``; None for any other layer (or several hosts)."""
+    if type(layer).__name__ != "RedisPubSubChannelLayer":
+        return None
+    from channels_redis.utils import decode_hosts  # type: ignore[import-untyped]
+
+    args, kwargs = getattr(layer, "_args", ()), getattr(layer, "_kwargs", {})
+    hosts = decode_hosts(kwargs.get("hosts", args[0] if args else None))
+    if len(hosts) != 1 or set(hosts[0]) != {"address"}:
+        return None
+    address = hosts[0]["address"]
+    client = redis.Redis.from_url(address, socket_connect_timeout=2, socket_timeout=5)
+    return client, kwargs.get("prefix", "asgi"), address == settings.REDIS_URL
+
+
+def _publish(direct: tuple[Any, str, bool], layer: Any, messages: tuple[tuple[str, dict[str, Any]], ...],
+             also: Callable[[Any], None] | None) -> bool:
+    """Publish to each group's channel as ``RedisPubSubLoopLayer.group_send`` does, in one
+    pipeline with ``also``'s commands. A connection Redis dropped is retried by the client
+    (a message sent twice is harmless: a connection drops an old version)."""
+    client, prefix, same_redis = direct
+    pipe = client.pipeline(transaction=False)
+    for group, message in messages:
+        pipe.publish(f"{prefix}__group__{group}", layer.serialize(message))
+    added = also is not None and same_redis
+    if added and also is not None:
+        also(pipe)
+    results = pipe.execute(raise_on_error=False)
+    for i, result in enumerate(results):
+        if isinstance(result, Exception):
+            if i < len(messages):
+                raise result
+            log.warning("a write beside a broadcast failed: %s", result)  # never breaks the broadcast
+    return added

@@ -70,6 +70,12 @@ def lobby_mark(table_id: int) -> None:
         log.warning("could not mark table %s for the lobby: %s", table_id, exc)
 
 
+def lobby_mark_on(pipe: Any, table_id: int) -> None:
+    """:func:`lobby_mark` as a command of a Redis pipeline to ``settings.REDIS_URL`` (a
+    broadcast's, ``games.groups.group_send``)."""
+    pipe.sadd(KEY, str(table_id))
+
+
 def lobby_publish() -> int:
     """Send the lobby the summaries of the tables changed since the last time, in one message
     (two queries however many); returns how many tables it carried."""

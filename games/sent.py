@@ -72,6 +72,12 @@ def sent_mark(table_id: int, version: int) -> None:
         log.warning("could not record the broadcast of table %s: %s", table_id, exc)
 
 
+def sent_mark_on(pipe: Any, table_id: int, version: int) -> None:
+    """:func:`sent_mark` as a command of a Redis pipeline to ``settings.REDIS_URL`` (a
+    broadcast's, ``games.groups.group_send``)."""
+    pipe.zadd(KEY, {str(table_id): version}, gt=True)
+
+
 def sent_versions(table_ids: list[int]) -> dict[int, int]:
     """The last version broadcast of each table known here (tables never broadcast are absent)."""
     return _store().read(table_ids)

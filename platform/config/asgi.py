@@ -32,3 +32,7 @@ application = ProtocolTypeRouter(
         "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+from config.gc_tuning import gc_tune  # noqa: E402
+
+gc_tune()  # last: what the server holds once started is out of the collector's reach

@@ -59,6 +59,14 @@ def channel_layer_loop(**kwargs: Any) -> None:
     use_own_loop()
 
 
+@signals.worker_process_init.connect
+def collector_tuned(**kwargs: Any) -> None:
+    """A prefork child's garbage collector tuned as a server's (config/gc_tuning.py)."""
+    from config.gc_tuning import gc_tune
+
+    gc_tune()
+
+
 @signals.worker_process_shutdown.connect
 def connection_pools_close(**kwargs: Any) -> None:
     """End a prefork child's pooled sessions as the child exits, not by a dropped socket."""

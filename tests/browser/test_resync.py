@@ -55,7 +55,7 @@ def _syncs(p: Player) -> list[float]:
 def _broadcasts_lost(monkeypatch: pytest.MonkeyPatch, recorded: bool = False) -> None:
     """Frames are dropped; ``recorded``: as lost on their way (the broadcast is recorded, pongs
     tell), else as never sent (the server died between its commit and its broadcast)."""
-    monkeypatch.setattr(broadcast, "group_send", lambda *messages: None)
+    monkeypatch.setattr(broadcast, "group_send", lambda *messages, **_kw: None)
     if not recorded:
         monkeypatch.setattr(broadcast, "sent_mark", lambda table_id, version: None)
 

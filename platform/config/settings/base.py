@@ -190,6 +190,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 }
 CELERY_IMPORTS = ("config.tasks", "games.tasks")
 
+# --- The garbage collector (config/gc_tuning.py) ------------------------------------------
+GC_FREEZE = env.bool("GC_FREEZE", default=True)
+GC_GEN0_THRESHOLD = env.int("GC_GEN0_THRESHOLD", default=50_000)
+
 # --- Auth -----------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [

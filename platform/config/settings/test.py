@@ -14,3 +14,4 @@ GAMES_TIMERS = False
 GAMES_START_DELAY = 5  # nothing deals by itself: tests call the services (or the sweeper)
 GAMES_NEXT_HAND_DELAY = 5
 CELERY_EMBEDDED_WORKER = False  # importing config.asgi in a test must not start a worker
+GC_FREEZE = False  # the test process keeps Python's collector as it is (config/gc_tuning.py)

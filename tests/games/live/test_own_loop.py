@@ -1,5 +1,6 @@
-"""A process without an event loop (a worker's child) sends every broadcast on one loop of its
-own, through one Redis connection, and goes on sending after Redis restarts.
+"""A process without an event loop (a worker's child) sends every broadcast through one Redis
+connection, and goes on sending after Redis restarts: on one loop of its own with the core
+Redis layer, straight from its thread (one pipelined round trip) with the pub/sub layer.
 
 A private redis-server on a free port, so the restart touches nothing else."""
 
@@ -42,22 +43,23 @@ def _start(port: int) -> subprocess.Popen[bytes]:
     raise RuntimeError("redis-server did not start")
 
 
-@pytest.fixture
-def private_layer(settings: pytest.FixtureRequest) -> Iterator[int]:
+@pytest.fixture(params=["channels_redis.pubsub.RedisPubSubChannelLayer", "channels_redis.core.RedisChannelLayer"])
+def private_layer(settings: pytest.FixtureRequest, request: pytest.FixtureRequest) -> Iterator[int]:
     port = _free_port()
     server = _start(port)
     settings.CHANNEL_LAYERS = {"default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "BACKEND": request.param,
         "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"]},
     }}
     channel_layers.backends.clear()
-    wanted = groups._own_loop_wanted
+    wanted, own = groups._own_loop_wanted, groups._own_loop
     groups.use_own_loop()
+    groups._own_loop = None  # this test's own, if its layer needs one
     holder = {"server": server}
     try:
         yield port
     finally:
-        groups._own_loop_wanted = wanted
+        groups._own_loop_wanted, groups._own_loop = wanted, own
         channel_layers.backends.clear()
         holder["server"].kill()
         holder["server"].wait()
@@ -86,13 +88,14 @@ def _receive_one(port: int, group: str, send: object) -> dict:
 
 def test_sends_share_one_loop_and_survive_a_redis_restart(private_layer: int) -> None:
     port = private_layer
+    pubsub = type(channel_layers["default"]).__name__ == "RedisPubSubChannelLayer"
     for n in range(5):
         got = _receive_one(port, "g", lambda n=n: groups.group_send(("g", {"type": "x.y", "n": n})))
         assert got["n"] == n
     loop = groups._own_loop
-    assert loop is not None
+    assert (loop is None) == pubsub  # the pub/sub layer's sends need no loop
     time.sleep(0.2)
-    # five sends, one sending loop: its one publishing connection (not one per send)
+    # five sends, one connection publishing them (not one per send)
     assert _clients(port) <= 2, redis.Redis(port=port).client_list()
 
     subprocess.run(["redis-cli", "-p", str(port), "shutdown", "nosave"], check=False, capture_output=True)
@@ -100,4 +103,27 @@ def test_sends_share_one_loop_and_survive_a_redis_restart(private_layer: int) ->
     _start(port)  # the fixture kills whatever listens there at the end through its own handle
     got = _receive_one(port, "g", lambda: groups.group_send(("g", {"type": "x.y", "n": "after"})))
     assert got["n"] == "after"
-    assert groups._own_loop is loop  # the same loop, its connection re-established
+    assert groups._own_loop is loop  # the same loop (if any), its connection re-established
+
+
+def test_a_pubsub_send_carries_the_callers_writes_to_the_same_redis(private_layer: int, settings) -> None:
+    """``also`` adds its commands to the frames' pipeline when they go to ``REDIS_URL``; else
+    the caller is told to write them itself."""
+    port = private_layer
+    if type(channel_layers["default"]).__name__ != "RedisPubSubChannelLayer":
+        pytest.skip("the core layer sends on its loop")
+    client, holder = redis.Redis(port=port), list[bool]()
+
+    def also(pipe: object) -> None:
+        pipe.sadd("marks", "7")  # type: ignore[attr-defined]
+
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # another Redis: nothing written there by the send
+    got = _receive_one(port, "g", lambda: holder.append(groups.group_send(("g", {"type": "x.y", "n": 1}), also=also)))
+    assert got["n"] == 1 and holder == [False] and client.smembers("marks") == set()
+
+    channel_layers.backends.clear()
+    settings.REDIS_URL = f"redis://127.0.0.1:{port}/0"
+    holder.clear()
+    got = _receive_one(port, "g", lambda: holder.append(groups.group_send(("g", {"type": "x.y", "n": 2}), also=also)))
+    assert got["n"] == 2 and holder == [True] and client.smembers("marks") == {b"7"}
+

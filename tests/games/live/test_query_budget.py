@@ -41,7 +41,7 @@ _ids = itertools.count()
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
     """Every channel-layer message sent, in order (the layer itself is not needed here)."""
     messages: list[tuple[str, dict[str, Any]]] = []
-    monkeypatch.setattr(broadcast, "group_send", lambda *pairs: messages.extend(pairs))
+    monkeypatch.setattr(broadcast, "group_send", lambda *pairs, **_kw: messages.extend(pairs))
     return messages
 
 

@@ -171,7 +171,7 @@ def test_with_no_showdown_pause_the_settled_hand_goes_out_before_the_next_deal(f
 
     settings.GAMES_NEXT_HAND_DELAY = 0
     sent: list = []
-    monkeypatch.setattr(broadcast, "group_send", lambda *pairs: sent.extend(pairs))
+    monkeypatch.setattr(broadcast, "group_send", lambda *pairs, **_kw: sent.extend(pairs))
     table = table_for("thirteen")
     users = [funded() for _ in range(2)]
     _seat_all(table, users)
