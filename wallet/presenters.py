@@ -15,6 +15,18 @@ GRANT_REFERENCES = {"welcome": gettext_noop("Welcome coins")}
 #: A settlement's house lines (docs/WALLET.md) as players read them.
 HOUSE_LINES = {"commission": gettext_noop("Commission"), "penalty": gettext_noop("Penalty to the house"),
                "banker": gettext_noop("House bank")}
+#: Kinds that happen at a table, worded with its number; kinds worded alike for everyone.
+AT_TABLE: dict[str, str] = {
+    TransactionKind.BUY_IN: gettext_noop("Buy-in at table %(table)s"),
+    TransactionKind.CASH_OUT: gettext_noop("Cash-out from table %(table)s"),
+    TransactionKind.SETTLEMENT: gettext_noop("Hand result at table %(table)s"),
+    TransactionKind.COMMISSION: gettext_noop("Commission at table %(table)s"),
+    TransactionKind.PENALTY: gettext_noop("Penalty at table %(table)s"),
+}
+FIXED: dict[str, str] = {
+    TransactionKind.ADJUSTMENT: gettext_noop("Adjustment by staff"),
+    TransactionKind.DISPUTE_COMPENSATION: gettext_noop("Dispute compensation"),
+}
 #: Kinds whose memo is a person's words (a staff member's reason); other memos are the system's.
 PERSONAL_MEMO_KINDS = (TransactionKind.GRANT, TransactionKind.ADJUSTMENT, TransactionKind.DISPUTE_COMPENSATION)
 
@@ -49,25 +61,14 @@ def house_line_label(name: str) -> str:
 def transaction_label(txn: LedgerTransaction, table_ref: str = "") -> str:
     """What a transaction was, for the player whose row it is (``table_ref``: the row's table
     account, or the table its reference names)."""
-    reference = txn.reference
-    table = {"table": table_number(table_ref or reference.removeprefix("table:"))}
-    kind = txn.kind
+    reference, kind = txn.reference, txn.kind
     if kind == TransactionKind.GRANT:
         label = GRANT_REFERENCES.get(reference)
         return _(label) if label else _("Coins granted by staff") if txn.actor_id else _("Coins granted")
-    if kind == TransactionKind.BUY_IN:
-        return _("Buy-in at table %(table)s") % table
-    if kind == TransactionKind.CASH_OUT:
-        return _("Cash-out from table %(table)s") % table
-    if kind == TransactionKind.SETTLEMENT:
-        return _("Hand result at table %(table)s") % table
-    if kind in (TransactionKind.COMMISSION, TransactionKind.PENALTY):
-        return (_("Commission at table %(table)s") if kind == TransactionKind.COMMISSION
-                else _("Penalty at table %(table)s")) % table
-    if kind == TransactionKind.ADJUSTMENT:
-        return _("Adjustment by staff")
-    if kind == TransactionKind.DISPUTE_COMPENSATION:
-        return _("Dispute compensation")
+    if kind in AT_TABLE:
+        return _(AT_TABLE[kind]) % {"table": table_number(table_ref or reference.removeprefix("table:"))}
+    if kind in FIXED:
+        return _(FIXED[kind])
     if kind == TransactionKind.REVERSAL:
         return _("Reversal of transaction %(id)s") % {"id": txn.reverses_id}
     return str(TransactionKind(kind).label) if kind in TransactionKind.values else kind
