@@ -133,7 +133,7 @@ def _publish(direct: tuple[Any, str, bool], layer: Any, messages: tuple[tuple[st
     for group, message in messages:
         pipe.publish(f"{prefix}__group__{group}", layer.serialize(message))
     added = also is not None and same_redis
-    if added and also is not None:
+    if also is not None and same_redis:
         also(pipe)
     results = pipe.execute(raise_on_error=False)
     for i, result in enumerate(results):
