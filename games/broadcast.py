@@ -7,10 +7,10 @@ a seated player ignores public frames of its table.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import TYPE_CHECKING, Any
 
+from config.rows import json_text
 from games.groups import group_send
 from games.lobby import lobby_mark, lobby_mark_on
 from games.sent import sent_mark, sent_mark_on
@@ -63,7 +63,7 @@ def frame_event(table_id: int, frame: dict[str, Any], *, user_id: int | None = N
 
     event: dict[str, Any] = {
         "type": "table.frame", "table": table_id, "version": int(frame["version"]),
-        "text": json.dumps(frame, separators=(",", ":")),
+        "text": json_text(frame),
     }
     if user_id is None:
         event["public"] = True

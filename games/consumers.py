@@ -8,7 +8,6 @@ documented ones: no such table (4404) and too many connections of the same user 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from typing import Any
@@ -20,6 +19,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from config import metrics
+from config.rows import json_text
 from config.websocket import LocalizedWebsocketConsumer
 from games import broadcast
 from games.frames import frame_for, is_seated
@@ -204,7 +204,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await self._send(frame)
 
     async def _send(self, payload: dict[str, Any]) -> None:
-        await self._send_text(json.dumps(payload, separators=(",", ":")))
+        await self._send_text(json_text(payload))
 
     async def _send_text(self, text: str) -> None:
         try:

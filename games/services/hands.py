@@ -40,6 +40,7 @@ from games.services.store import (
     epoch_to_dt,
     hand_active_locked,
     hand_locked_with_table,
+    hand_save,
     hand_state_set,
     hand_state_store,
     hand_timer_arm,
@@ -47,6 +48,7 @@ from games.services.store import (
     seats_locked,
     table_lock,
     table_lock_for_change,
+    table_save,
     table_touch,
 )
 from tables.models import Seat, Table
@@ -62,6 +64,18 @@ def hand_start_after_commit(table_id: int, delay: float | None = None, *, pause:
     (default GAMES_START_DELAY) is 0 or less, else through a start timer; never before the
     showdown pause is over (``pause=False``: a deal that has waited it out already retries)."""
     transaction.on_commit(lambda: hand_start_soon(table_id, delay, pause=pause), robust=True)
+
+
+def hand_next_after_commit(table: Table) -> None:
+    """Once the hand that just ended at the (locked) table commits, set the timer of the next
+    deal, the whole showdown pause from now. Nothing is read for it: the pause is all left,
+    and the timer carries the table's hand count as this transaction leaves it."""
+    table_id, hands_played = table.pk, table.hands_played
+    delay = settings.GAMES_NEXT_HAND_DELAY
+    if delay <= 0:
+        hand_start_after_commit(table_id, 0, pause=False)
+        return
+    transaction.on_commit(lambda: timers.schedule_start(table_id, delay, hands_played), robust=True)
 
 
 def showdown_pause_left(table_id: int) -> float | None:
@@ -149,7 +163,7 @@ def _remove_short_seats(table: Table, seats: list[Seat], problems: list[dict[str
         kept = carry_after_removal(table.stake_level.game, table.carry)
         if kept != table.carry:
             table.carry = kept
-            table.save(update_fields=["carry"])
+            table_save(table, ("carry",))
 
 
 def _deal(table: Table, seats: list[Seat], stacks: list[int], carry: dict[str, Any] | None) -> Hand:
@@ -172,7 +186,7 @@ def _deal(table: Table, seats: list[Seat], stacks: list[int], carry: dict[str, A
         server_seed=seed, commitment=commitment(seed), rules=rules,
     )
     table.hands_played, table.current_hand = number, hand
-    table.save(update_fields=["hands_played", "current_hand"])
+    table_save(table, ("hands_played", "current_hand"))
     if presence_matters(level.game):
         _sync_presence(hand, seats)
     _leavers_check(table, hand)  # a set's leavers are dealt in too: nobody may be left to wait for
@@ -191,7 +205,7 @@ def _sync_presence(hand: Hand, seats: list[Seat]) -> None:
             action = {"type": "disconnect" if seat.disconnected else "reconnect"}
             hand.state, _events = engine(hand.game).apply(hand.state, index, action, now=time.time())
             action_log(hand, seat=index, user=seat.user, action=action, client_id=None, auto=True)
-    hand.save(update_fields=["state", "action_count"])
+    hand_save(hand, ("state", "action_count"))
 
 
 # --- acting ----------------------------------------------------------------------------------
@@ -250,7 +264,7 @@ def hand_advance(table: Table, hand: Hand, state: dict[str, Any]) -> int:
     hand_state_set(hand, state)
     hand_settle(table=table, hand=hand, result=result)
     version = table_touch(table)  # queued first: the settled hand goes out before the next deal's
-    hand_start_after_commit(table.pk, settings.GAMES_NEXT_HAND_DELAY)
+    hand_next_after_commit(table)
     return version
 
 
@@ -353,7 +367,7 @@ def hand_void(*, hand_id: int, reason: str) -> bool:
             table.refresh_from_db()
     hand_void_settle(table=table, hand=hand, reason=reason)
     table_touch(table)  # queued first: the voided hand goes out before the next deal's
-    hand_start_after_commit(table.pk, settings.GAMES_NEXT_HAND_DELAY)
+    hand_next_after_commit(table)
     return True
 
 
@@ -371,7 +385,7 @@ def hand_player_left(*, table: Table, user: User, leaving: bool = False) -> None
     if _engine_presence(table, hand, user, {"type": "disconnect"}):
         return  # the engine's advance has ended such a phase, and saved the hand
     if not _leavers_check(table, hand) and leaving:
-        hand.save(update_fields=["leavers"])
+        hand_save(hand, ("leavers",))
 
 
 def hand_player_back(*, table: Table, user: User) -> None:

@@ -17,12 +17,16 @@ from config import metrics
 from games.adapters import engine, house_lines, set_running
 from games.broadcast import notify_user
 from games.models import Hand
+from games.services.store import STATE_FIELDS, hand_save, seats_leaving, table_save
 from history.services import hand_record_write
 from tables.models import Seat, Table
 from wallet import selectors as wallet_selectors
 from wallet import services as wallet
 
 log = logging.getLogger(__name__)
+
+#: What the end of a hand writes: its last state and its outcome.
+ENDED_FIELDS = (*STATE_FIELDS, "status", "ledger_transaction_id", "finished_at", "result")
 
 
 def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
@@ -50,10 +54,10 @@ def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
     hand.finished_at = timezone.now()
     hand.result = result
     hand.deadline = None
-    hand.save()
+    hand_save(hand, ENDED_FIELDS)
     hand_record_write(hand=hand, house_lines=lines)
     table.carry = {"engine": engine(hand.game).carry_over(hand.state), "players": [p["user"] for p in hand.players]}
-    table.save(update_fields=["carry"])
+    table_save(table, ("carry",))
     _release_leavers(table)
     hand_ended_after_commit(hand)
 
@@ -79,7 +83,7 @@ def hand_void_settle(*, table: Table, hand: Hand, reason: str) -> None:
     hand.deadline = None
     hand.version += 1
     hand.result = {"void": True, "reason": reason, "coins": [0] * len(hand.players)}
-    hand.save()
+    hand_save(hand, ENDED_FIELDS)
     _release_leavers(table)
     hand_ended_after_commit(hand)
 
@@ -98,6 +102,8 @@ def _release_leavers(table: Table) -> None:
     if table.status == Table.Status.CLOSED:
         for seat in Seat.objects.select_for_update().filter(table=table).order_by("index"):
             seat_remove(table=table, seat=seat, reason="table_closed")
+        return
+    if not seats_leaving(table):
         return
     game = table.stake_level.game
     for seat in Seat.objects.select_for_update().filter(table=table, status=Seat.Status.LEAVING):

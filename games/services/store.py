@@ -12,14 +12,16 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
+from django.utils import timezone
 
 from accounts.models import User
+from config.rows import execute, fetch_one, json_param
 from games import timers
 from games.adapters import engine
 from games.broadcast import broadcast_table
 from games.models import Clock, Hand, HandAction
+from games.services.sql import HAND, LEVEL, TABLE, statements, update_by_id
 from tables.models import Seat, Table
 
 #: The sweeper's heartbeat row in :class:`games.models.Clock`.
@@ -32,20 +34,32 @@ def table_lock(table_id: int) -> Table:
     """Lock the table row: every change at a table is serialised on it. Its stake level is
     read with it but not locked (tables of a level must not queue behind each other); its
     current hand is read once the lock is held (a hand changes only under its table's lock)."""
-    table = Table.objects.select_for_update(of=("self",)).select_related("stake_level").get(pk=table_id)
-    table.current_hand = Hand.objects.filter(pk=table.current_hand_id).first() if table.current_hand_id else None
+    sql = statements()
+    row = fetch_one(sql.table_lock, [table_id])
+    if row is None:
+        raise Table.DoesNotExist(f"no table {table_id}")
+    table = TABLE.load(row[: TABLE.width])
+    table.stake_level = LEVEL.load(row[TABLE.width :])
+    hand = None if table.current_hand_id is None else fetch_one(sql.hand, [table.current_hand_id])
+    table.current_hand = None if hand is None else HAND.load(hand)
     return table
 
 
 def table_lock_for_change(table_id: int) -> Table:
     """Lock the table by bumping its version, for a request that changes the table if it is
-    applied (a refused one rolls back, bump and all), then read the table with its stake level
-    and current hand in one query: two statements where :func:`table_lock` and the
-    :func:`table_touch` that follows take three. (Read after the lock, the hand is the latest;
-    read with the lock, a hand changed by the transaction it waited for could be the old one.)"""
-    if not Table.objects.filter(pk=table_id).update(version=F("version") + 1):
+    applied (a refused one rolls back, bump and all), then read its stake level and current
+    hand: two statements where :func:`table_lock` and the :func:`table_touch` that follows
+    take three. (Read after the lock, the hand is the latest; read with the lock, a hand
+    changed by the transaction it waited for could be the old one.)"""
+    sql = statements()
+    row = fetch_one(sql.table_bump, [table_id])
+    if row is None:
         raise Table.DoesNotExist(f"no table {table_id}")
-    table = Table.objects.select_related("stake_level", "current_hand").get(pk=table_id)
+    table = TABLE.load(row)
+    row = fetch_one(sql.level_and_hand, [table.current_hand_id, table.stake_level_id])
+    assert row is not None, f"table {table_id} has no stake level"  # a foreign key guards it
+    table.stake_level = LEVEL.load(row[: LEVEL.width])
+    table.current_hand = None if row[LEVEL.width] is None else HAND.load(row[LEVEL.width :])
     table.version_bumped = True  # type: ignore[attr-defined]  # the next table_touch has been done
     return table
 
@@ -56,7 +70,7 @@ def table_touch(table: Table) -> int:
     if getattr(table, "version_bumped", False):
         table.version_bumped = False  # type: ignore[attr-defined]  # bumped by table_lock_for_change
     else:
-        Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+        execute(statements().table_bump_only, [table.pk])
         table.version += 1  # the row is locked: the copy in memory is the row
     table_id, version = table.pk, table.version
     # Of the broadcasts a transaction queued for this table (this copy of its row), only the
@@ -69,6 +83,16 @@ def table_touch(table: Table) -> int:
 
     transaction.on_commit(broadcast, robust=True)
     return version
+
+
+def table_save(table: Table, fields: tuple[str, ...]) -> None:
+    """Write these fields of the (locked) table in one statement."""
+    execute(update_by_id(TABLE, fields), [*TABLE.params(table, fields), table.pk])
+
+
+def seats_leaving(table: Table) -> bool:
+    """Whether any seat at the (locked) table is leaving, read without building seats."""
+    return fetch_one(statements().seat_leaving, [table.pk, Seat.Status.LEAVING]) is not None
 
 
 def seats_locked(table: Table) -> list[Seat]:
@@ -86,10 +110,10 @@ def hand_active_locked(table: Table) -> Hand | None:
 def hand_locked_with_table(hand_id: int) -> tuple[Table, Hand] | None:
     """Lock a hand's table row (the lock every change at a table takes) and return it with
     the hand; None when there is no such hand."""
-    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
-    if table_id is None:
+    row = fetch_one(statements().hand_table, [hand_id])
+    if row is None:
         return None
-    table = table_lock(table_id)
+    table = table_lock(row[0])
     hand = table.current_hand
     if hand is not None and hand.pk == hand_id:
         return table, hand
@@ -110,15 +134,24 @@ def hand_state_set(hand: Hand, state: dict[str, Any]) -> None:
     hand.deadline = epoch_to_dt(engine(hand.game).deadline(state))
 
 
+#: What saving a hand's new state writes (the settlement writes its outcome too).
+STATE_FIELDS = ("state", "version", "phase_seq", "deadline", "action_count", "leavers")
+
+
 def hand_state_store(hand: Hand, state: dict[str, Any]) -> None:
     """Save a new engine state of a hand still in play; when its phase or deadline changed,
     arm the new phase's timer after commit (an action within a phase arms nothing: its timer
     is already set, games/timers.py)."""
     armed = (hand.phase_seq, hand.deadline)
     hand_state_set(hand, state)
-    hand.save(update_fields=["state", "version", "phase_seq", "deadline", "action_count", "leavers"])
+    hand_save(hand, STATE_FIELDS)
     if (hand.phase_seq, hand.deadline) != armed:
         hand_timer_arm(hand)
+
+
+def hand_save(hand: Hand, fields: tuple[str, ...]) -> None:
+    """Write these fields of the (locked) hand in one statement."""
+    execute(update_by_id(HAND, fields), [*HAND.params(hand, fields), hand.pk])
 
 
 def hand_timer_arm(hand: Hand) -> None:
@@ -134,10 +167,13 @@ def action_log(
     """Append an action to the hand's log, stamped with the version it leads to. The hand's
     ``action_count`` goes up in memory: the caller saves the hand (as every change does)."""
     hand.action_count += 1
-    HandAction.objects.create(
-        hand=hand, seq=hand.action_count, seat=seat, user=user, action=action, client_id=client_id, auto=auto,
-        version=hand.version + 1,
-    )
+    at = _ACTION_AT.get_db_prep_save(timezone.now(), connection)
+    user_id = None if user is None else user.pk
+    execute(statements().action_insert,
+            [hand.pk, hand.action_count, seat, user_id, json_param(action), client_id, auto, at, hand.version + 1])
+
+
+_ACTION_AT = HandAction._meta.get_field("at")
 
 
 # --- the sweeper's clock ---------------------------------------------------------------------

@@ -1,0 +1,82 @@
+"""The live path's hand-written statements (docs/SCALING.md "What one action costs"), written
+once: the table, its stake level, its current hand, the action log. ``store`` runs them; the
+rows they read become model instances through :class:`config.rows.Rows`.
+
+Only table and column names from the models' metadata are put into the text; every value is a
+parameter. The text is the same for PostgreSQL and SQLite but for the row lock, which SQLite
+has no need of (one writer at a time).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from django.db import connection
+
+from config.rows import Rows, quote
+from games.models import Hand, HandAction
+from tables.models import Seat, StakeLevel, Table
+
+TABLE, LEVEL, HAND = Rows(Table), Rows(StakeLevel), Rows(Hand)
+ACTION_COLUMNS = ("hand_id", "seq", "seat", "user_id", "action", "client_id", "auto", "at", "version")
+
+
+@dataclass(frozen=True)
+class Statements:
+    table_lock: str  # the table and its stake level, the table row locked
+    table_bump: str  # the table's version + 1, returning the (now locked) row
+    table_bump_only: str
+    level_and_hand: str  # a stake level and a hand (or none): the rest of a table's reading
+    hand: str
+    hand_table: str  # the table of a hand
+    seat_leaving: str  # any leaving seat at a table
+    action_insert: str
+
+
+@cache
+def _statements(vendor: str) -> Statements:
+    table, level, hand = quote(TABLE.table), quote(LEVEL.table), quote(HAND.table)
+    lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
+    columns = ", ".join(quote(c) for c in ACTION_COLUMNS)
+    return Statements(
+        table_lock=(
+            f"SELECT {TABLE.columns('t')}, {LEVEL.columns('l')} FROM {table} t "  # noqa: S608 - names only
+            f"JOIN {level} l ON l.id = t.stake_level_id WHERE t.id = %s{lock}"
+        ),
+        table_bump=(
+            f"UPDATE {table} SET version = version + 1 WHERE id = %s "  # noqa: S608 - names only
+            f"RETURNING {TABLE.columns()}"
+        ),
+        table_bump_only=f"UPDATE {table} SET version = version + 1 WHERE id = %s",  # noqa: S608 - names only
+        level_and_hand=(
+            f"SELECT {LEVEL.columns('l')}, {HAND.columns('h')} FROM {level} l "  # noqa: S608 - names only
+            f"LEFT JOIN {hand} h ON h.id = %s WHERE l.id = %s"
+        ),
+        hand=f"SELECT {HAND.columns()} FROM {hand} WHERE id = %s",  # noqa: S608 - names only
+        hand_table=f"SELECT table_id FROM {hand} WHERE id = %s",  # noqa: S608 - names only
+        seat_leaving=(
+            f"SELECT 1 FROM {quote(Seat._meta.db_table)} "  # noqa: S608 - names only
+            "WHERE table_id = %s AND status = %s LIMIT 1"
+        ),
+        action_insert=(
+            f"INSERT INTO {quote(HandAction._meta.db_table)} ({columns}) "  # noqa: S608 - names only
+            f"VALUES ({', '.join(['%s'] * len(ACTION_COLUMNS))})"
+        ),
+    )
+
+
+def statements() -> Statements:
+    """The statements for the current connection's database."""
+    return _statements(connection.vendor)
+
+
+@cache
+def _update(vendor: str, model_table: str, columns: tuple[str, ...]) -> str:
+    assignments = ", ".join(f"{quote(c)} = %s" for c in columns)
+    return f"UPDATE {quote(model_table)} SET {assignments} WHERE id = %s"  # noqa: S608 - names only
+
+
+def update_by_id(rows: Rows[Table] | Rows[Hand], fields: tuple[str, ...]) -> str:
+    """``UPDATE … SET <fields> = %s, … WHERE id = %s`` for a model's row."""
+    return _update(connection.vendor, rows.table, tuple(rows.field(name).column for name in fields))
