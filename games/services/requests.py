@@ -12,13 +12,16 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from config.rows import execute, json_param
 from games.engine.canonical import canonical_json
 from games.models import ClientRequest
 from games.services.errors import PlayError
+from games.services.sql import statements
 
 
 def request_fingerprint(*, table_id: int, type: str, data: dict[str, Any]) -> str:
@@ -46,7 +49,11 @@ def request_earlier_reply(*, user: User, client_id: str, fingerprint: str) -> di
 
 def request_record(*, user: User, client_id: str, type: str, fingerprint: str, reply: dict[str, Any]) -> None:
     """Spend the id (inside the effect's transaction: a second spend fails the unique constraint)."""
-    ClientRequest.objects.create(user=user, client_id=client_id, type=type, fingerprint=fingerprint, reply=reply)
+    created = _CREATED.get_db_prep_save(timezone.now(), connection)
+    execute(statements().request_insert, [user.pk, client_id, type, fingerprint, json_param(reply), created])
+
+
+_CREATED = ClientRequest._meta.get_field("created")
 
 
 def client_requests_prune(*, now: datetime | None = None) -> int:

@@ -15,11 +15,12 @@ from functools import cache
 from django.db import connection
 
 from config.rows import Rows, quote
-from games.models import Hand, HandAction
+from games.models import ClientRequest, Hand, HandAction
 from tables.models import Seat, StakeLevel, Table
 
 TABLE, LEVEL, HAND = Rows(Table), Rows(StakeLevel), Rows(Hand)
 ACTION_COLUMNS = ("hand_id", "seq", "seat", "user_id", "action", "client_id", "auto", "at", "version")
+REQUEST_COLUMNS = ("user_id", "client_id", "type", "fingerprint", "reply", "created")
 
 
 @dataclass(frozen=True)
@@ -32,13 +33,13 @@ class Statements:
     hand_table: str  # the table of a hand
     seat_leaving: str  # any leaving seat at a table
     action_insert: str
+    request_insert: str  # a spent client request id
 
 
 @cache
 def _statements(vendor: str) -> Statements:
     table, level, hand = quote(TABLE.table), quote(LEVEL.table), quote(HAND.table)
     lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
-    columns = ", ".join(quote(c) for c in ACTION_COLUMNS)
     return Statements(
         table_lock=(
             f"SELECT {TABLE.columns('t')}, {LEVEL.columns('l')} FROM {table} t "  # noqa: S608 - names only
@@ -59,11 +60,14 @@ def _statements(vendor: str) -> Statements:
             f"SELECT 1 FROM {quote(Seat._meta.db_table)} "  # noqa: S608 - names only
             "WHERE table_id = %s AND status = %s LIMIT 1"
         ),
-        action_insert=(
-            f"INSERT INTO {quote(HandAction._meta.db_table)} ({columns}) "  # noqa: S608 - names only
-            f"VALUES ({', '.join(['%s'] * len(ACTION_COLUMNS))})"
-        ),
+        action_insert=_insert(HandAction._meta.db_table, ACTION_COLUMNS),
+        request_insert=_insert(ClientRequest._meta.db_table, REQUEST_COLUMNS),
     )
+
+
+def _insert(model_table: str, columns: tuple[str, ...]) -> str:
+    names, values = ", ".join(quote(c) for c in columns), ", ".join(["%s"] * len(columns))
+    return f"INSERT INTO {quote(model_table)} ({names}) VALUES ({values})"  # noqa: S608 - names only
 
 
 def statements() -> Statements:
