@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
 
+from config.rows import Compiled
 from games.adapters import engine
 from games.models import Hand
 from games.presence import presence_read
@@ -58,31 +57,22 @@ def _presence(seat: SeatRow, now: float, seen: dict[tuple[int, int], float]) -> 
     }
 
 
-_TABLE_ID, _TABLE_REF = -7_340_011, "\x00table-ref"  # stand-ins, replaced by each call's values
-
-
-@cache
-def _seats_sql() -> tuple[str, tuple[Any, ...]]:
-    """The seats query as the ORM compiles it, compiled once: its SQL is the same for every
-    table, only the table and its wallet reference change. (Compiling it took most of what
-    building a broadcast cost, bench/README.md.)"""
-    seats = (
-        Seat.objects.filter(table_id=_TABLE_ID).order_by("index")
-        .annotate(table_money=table_money_column(table_ref=_TABLE_REF))
+# The seats query as the ORM compiles it, compiled once: its SQL is the same for every table,
+# only the table and its wallet reference change (config/rows.py).
+_SEATS = Compiled(
+    lambda table_id, table_ref: (
+        Seat.objects.filter(table_id=table_id).order_by("index")
+        .annotate(table_money=table_money_column(table_ref=table_ref))
         .values_list("index", "user_id", "table_id", "status", "disconnected", "user__display_name",
                      "user__username", "table_money")  # SeatRow's fields, in order
-    )
-    sql, params = seats.query.sql_with_params()
-    return sql, tuple(params)
+    ),
+    table_id=-7_340_011, table_ref="\x00table-ref",
+)
 
 
 def _seats(table: Table) -> list[SeatRow]:
     """The table's seats with their players' names and table money, in one query."""
-    sql, template = _seats_sql()
-    params = [table.pk if p == _TABLE_ID else table.wallet_ref if p == _TABLE_REF else p for p in template]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return [SeatRow(*row) for row in cursor.fetchall()]
+    return [SeatRow(*row) for row in _SEATS.rows(table_id=table.pk, table_ref=table.wallet_ref)]
 
 
 def _hand_part(hand: Hand | None, user_id: int | None) -> dict[str, Any] | None:

@@ -39,20 +39,20 @@ from games.services.store import (
     action_log,
     epoch_to_dt,
     hand_active_locked,
+    hand_insert,
     hand_locked_with_table,
     hand_save,
     hand_state_set,
     hand_state_store,
     hand_timer_arm,
     outage_suspected,
-    seats_locked,
+    seats_locked_with_money,
     table_lock,
     table_lock_for_change,
     table_save,
     table_touch,
 )
 from tables.models import Seat, Table
-from wallet import selectors as wallet_selectors
 
 log = logging.getLogger(__name__)
 
@@ -128,16 +128,14 @@ def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Ha
     table = table_lock(table_id)
     if hands_played is not None and table.hands_played != hands_played:
         return None
-    if table.status != Table.Status.OPEN or Hand.objects.filter(table=table, status=Hand.Status.ACTIVE).exists():
+    if table.status != Table.Status.OPEN or hand_active_locked(table) is not None:  # the latest hand is current
         return None
     level = table.stake_level
-    seats = [s for s in seats_locked(table) if _dealt_in(table, s)]
+    dealt = [(s, money) for s, money in seats_locked_with_money(table) if _dealt_in(table, s)]
     low, high = player_limits(level)
-    if len(seats) < low:
+    if len(dealt) < low:
         return None
-    seats = seats[:high]
-    money = wallet_selectors.table_money_of(user_ids=[s.user_id for s in seats], table_ref=table.wallet_ref)
-    stacks = [money[s.user_id] for s in seats]
+    seats, stacks = [s for s, _money in dealt[:high]], [money for _s, money in dealt[:high]]
     carry = carry_for(level.game, table.carry, [s.user_id for s in seats])
     problems = start_problems(level, stacks, carry)
     if problems:
@@ -178,13 +176,13 @@ def _deal(table: Table, seats: list[Seat], stacks: list[int], carry: dict[str, A
         now=time.time(),
     )
     number = table.hands_played + 1
-    hand = Hand.objects.create(
+    hand = hand_insert(Hand(
         table=table, number=number, game=level.game, state=state, phase_seq=state["phase_seq"],
         deadline=epoch_to_dt(engine(level.game).deadline(state)),
         players=[{"user": s.user_id, "seat": s.index, "name": s.user.shown_name} for s in seats],
         leavers=[s.user_id for s in seats if s.status == Seat.Status.LEAVING],
         server_seed=seed, commitment=commitment(seed), rules=rules,
-    )
+    ))
     table.hands_played, table.current_hand = number, hand
     table_save(table, ("hands_played", "current_hand"))
     if presence_matters(level.game):

@@ -14,11 +14,23 @@ from functools import cache
 
 from django.db import connection
 
-from config.rows import Rows, quote
+from accounts.models import User
+from config.rows import Compiled, Rows, quote
 from games.models import ClientRequest, Hand, HandAction
 from tables.models import Seat, StakeLevel, Table
+from wallet.selectors import table_money_column
 
-TABLE, LEVEL, HAND = Rows(Table), Rows(StakeLevel), Rows(Hand)
+TABLE, LEVEL, HAND, SEAT, USER = Rows(Table), Rows(StakeLevel), Rows(Hand), Rows(Seat), Rows(User)
+
+#: A table's seats in order, each with its player and its table money, the seat rows locked.
+SEATS_LOCKED = Compiled(
+    lambda table_id, table_ref: (
+        Seat.objects.select_for_update(of=("self",)).filter(table_id=table_id).order_by("index")
+        .annotate(table_money=table_money_column(table_ref=table_ref))
+        .values_list(*SEAT.attnames, *(f"user__{name}" for name in USER.attnames), "table_money")
+    ),
+    table_id=-7_340_011, table_ref="\x00table-ref",
+)
 ACTION_COLUMNS = ("hand_id", "seq", "seat", "user_id", "action", "client_id", "auto", "at", "version")
 REQUEST_COLUMNS = ("user_id", "client_id", "type", "fingerprint", "reply", "created")
 
@@ -34,6 +46,7 @@ class Statements:
     seat_leaving: str  # any leaving seat at a table
     action_insert: str
     request_insert: str  # a spent client request id
+    hand_insert: str  # a new hand, returning its id
 
 
 @cache
@@ -62,6 +75,7 @@ def _statements(vendor: str) -> Statements:
         ),
         action_insert=_insert(HandAction._meta.db_table, ACTION_COLUMNS),
         request_insert=_insert(ClientRequest._meta.db_table, REQUEST_COLUMNS),
+        hand_insert=f"{_insert(HAND.table, tuple(HAND.field(n).column for n in HAND.insert_names))} RETURNING id",
     )
 
 

@@ -21,7 +21,7 @@ from games import timers
 from games.adapters import engine
 from games.broadcast import broadcast_table
 from games.models import Clock, Hand, HandAction
-from games.services.sql import HAND, LEVEL, TABLE, statements, update_by_id
+from games.services.sql import HAND, LEVEL, SEAT, SEATS_LOCKED, TABLE, USER, statements, update_by_id
 from tables.models import Seat, Table
 
 #: The sweeper's heartbeat row in :class:`games.models.Clock`.
@@ -96,7 +96,18 @@ def seats_leaving(table: Table) -> bool:
 
 
 def seats_locked(table: Table) -> list[Seat]:
-    return list(Seat.objects.select_for_update().filter(table=table).select_related("user").order_by("index"))
+    """The (locked) table's seats in order, locked, each with its player."""
+    return [seat for seat, _money in seats_locked_with_money(table)]
+
+
+def seats_locked_with_money(table: Table) -> list[tuple[Seat, int]]:
+    """:func:`seats_locked`, each seat with its player's table money, in one statement."""
+    seats = []
+    for row in SEATS_LOCKED.rows(table_id=table.pk, table_ref=table.wallet_ref):
+        seat = SEAT.load(row[: SEAT.width])
+        seat.user = USER.load(row[SEAT.width : SEAT.width + USER.width])
+        seats.append((seat, int(row[-1])))
+    return seats
 
 
 # --- hands -----------------------------------------------------------------------------------
@@ -147,6 +158,16 @@ def hand_state_store(hand: Hand, state: dict[str, Any]) -> None:
     hand_save(hand, STATE_FIELDS)
     if (hand.phase_seq, hand.deadline) != armed:
         hand_timer_arm(hand)
+
+
+def hand_insert(hand: Hand) -> Hand:
+    """Insert a new hand (every field but its id, which it gets) in one statement."""
+    hand.started_at = timezone.now()
+    row = fetch_one(statements().hand_insert, HAND.params(hand, HAND.insert_names))
+    assert row is not None
+    hand.pk = int(row[0])
+    hand._state.adding, hand._state.db = False, connection.alias
+    return hand
 
 
 def hand_save(hand: Hand, fields: tuple[str, ...]) -> None:
