@@ -261,14 +261,14 @@ def _table_exists(table_id: int) -> bool:
 
 
 def _heartbeat(table_id: int, user: Any, away: bool) -> int | None:
-    """Record a player's heartbeat (in the cache; ``away``: the seat came back); the newest
+    """Record a player's heartbeat (games/presence.py; ``away``: the seat came back); the newest
     version broadcast for the table, which a client that has not seen it asks for
     (docs/PROTOCOL.md "Client obligations")."""
     from games.sent import sent_versions
     from games.services.presence import seat_heartbeat
 
     if user is not None:
-        seat_heartbeat(table_id=table_id, user=user, away=away)
+        return seat_heartbeat(table_id=table_id, user=user, away=away)
     try:
         return sent_versions([table_id]).get(table_id)
     except Exception:  # noqa: BLE001 - a pong never fails for its bookkeeping

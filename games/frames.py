@@ -92,7 +92,7 @@ def _hand_part(hand: Hand | None, user_id: int | None) -> dict[str, Any] | None:
 def _base(table: Table, seats: list[SeatRow]) -> dict[str, Any]:
     level = table.stake_level
     now = time.time()
-    seen = presence_read((s.table_id, s.user_id) for s in seats)  # the cache, not the database
+    seen = presence_read((s.table_id, s.user_id) for s in seats)  # Redis, not the database
     return {
         "type": "state",
         "protocol": PROTOCOL_VERSION,

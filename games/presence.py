@@ -1,12 +1,24 @@
-"""Who was heard from when: each seat's last heartbeat, kept in the cache (Redis when
-distributed), one write per heartbeat and never the database (games/services/presence.py
-decides what the records mean: docs/ARCHITECTURE.md "Timers, presence and the watchdog")."""
+"""Who was heard from when: each seat's last heartbeat, kept in Redis when distributed (in this
+process in the embedded mode), one write per heartbeat and never the database
+(games/services/presence.py decides what the records mean: docs/ARCHITECTURE.md "Timers,
+presence and the watchdog").
+
+A heartbeat is one round trip to Redis: its time is set, the time it replaces comes back (none:
+the first heartbeat on record) and, in the same pipeline, the table's last broadcast version
+(``games.sent``) that the pong carries. Times are stored as plain numbers.
+"""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterable
+from functools import cache
+from typing import Any
 
-from django.core.cache import cache
+from django.conf import settings
+
+from games import sent
 
 #: How long a heartbeat stays on record (far beyond any window that reads it).
 PRESENCE_TTL = 24 * 3600
@@ -18,16 +30,87 @@ def presence_key(table_id: int, user_id: int) -> str:
     return f"games:presence:{table_id}:{user_id}"
 
 
+class _Local:
+    """The embedded mode's records: one process, one lock (no expiry needed in a day's run)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.seen: dict[str, float] = {}
+
+    def beat(self, key: str, at: float, table_id: int) -> tuple[float | None, int | None]:
+        with self.lock:
+            last, self.seen[key] = self.seen.get(key), at
+        return last, sent.sent_versions([table_id]).get(table_id)
+
+    def read(self, keys: list[str]) -> list[float | None]:
+        with self.lock:
+            return [self.seen.get(k) for k in keys]
+
+    def start(self, values: dict[str, float]) -> None:
+        with self.lock:
+            self.seen.update(values)
+
+    def reset(self) -> None:
+        with self.lock:
+            self.seen.clear()
+
+
+class _Redis:
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self.client: Any = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
+
+    def beat(self, key: str, at: float, table_id: int) -> tuple[float | None, int | None]:
+        pipe = self.client.pipeline(transaction=False)
+        pipe.set(key, repr(at), ex=PRESENCE_TTL, get=True)
+        pipe.zscore(sent.KEY, str(table_id))
+        last, version = pipe.execute()
+        return (None if last is None else float(last)), (None if version is None else int(version))
+
+    def read(self, keys: list[str]) -> list[float | None]:
+        return [None if v is None else float(v) for v in self.client.mget(keys)]
+
+    def start(self, values: dict[str, float]) -> None:
+        pipe = self.client.pipeline(transaction=False)
+        for key, at in values.items():
+            pipe.set(key, repr(at), ex=PRESENCE_TTL)
+        pipe.execute()
+
+    def reset(self) -> None:
+        keys = list(self.client.scan_iter(match=presence_key("*", "*"), count=1000))  # type: ignore[arg-type]
+        if keys:
+            self.client.delete(*keys)
+
+
+@cache
+def _store() -> _Local | _Redis:
+    return _Redis(settings.REDIS_URL) if settings.REDIS_URL else _Local()
+
+
+def presence_beat(table_id: int, user_id: int) -> tuple[bool, int | None]:
+    """Record a heartbeat now: whether it is the first on record, and the table's last
+    broadcast version (None if unknown)."""
+    last, version = _store().beat(presence_key(table_id, user_id), time.time(), table_id)
+    return last is None, version
+
+
 def presence_read(seats: Iterable[SeatKey]) -> dict[SeatKey, float]:
     """When each seat's last heartbeat came (epoch seconds), for the seats on record."""
     keys = {presence_key(t, u): (t, u) for t, u in seats}
     if not keys:
         return {}
-    return {keys[k]: float(v) for k, v in cache.get_many(list(keys)).items()}
+    names = list(keys)
+    return {keys[k]: v for k, v in zip(names, _store().read(names), strict=True) if v is not None}
 
 
 def presence_start(seats: Iterable[SeatKey], at: float) -> None:
     """Put ``at`` on record as the seats' last heartbeat (a new seat, or a window restarted)."""
     values = {presence_key(t, u): at for t, u in seats}
     if values:
-        cache.set_many(values, PRESENCE_TTL)
+        _store().start(values)
+
+
+def presence_reset() -> None:
+    """Forget every record (tests; a restored database): every seat starts a new window."""
+    _store().reset()

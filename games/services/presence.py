@@ -1,7 +1,7 @@
-"""Presence from heartbeats, kept in the cache: a consumer's disconnect handler is not
+"""Presence from heartbeats, kept in Redis (games/presence.py): a consumer's disconnect handler is not
 guaranteed to run, so a seat counts as connected while its heartbeats keep arriving.
 
-A heartbeat is one cache write (Redis in the distributed mode), never a database write: the
+A heartbeat is one Redis round trip (in the distributed mode), never a database write: the
 database hears only of the changes that matter, a seat going away (the sweeper, after
 ``GAMES_PRESENCE_TIMEOUT`` of silence) or coming back (its next heartbeat). A seat with no
 heartbeat on record (a cache that lost its keys, a seat never heard from) starts its window
@@ -10,30 +10,27 @@ when the sweeper first finds it so: a lost cache marks nobody away.
 
 from __future__ import annotations
 
-import time
 from datetime import datetime
 
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.presence import PRESENCE_TTL, presence_key, presence_read
+from games.presence import presence_beat, presence_read
 from games.services.hands import hand_player_back, hand_player_left
 from games.services.store import table_lock, table_touch
 from tables.models import Seat
 
 
-def seat_heartbeat(*, table_id: int, user: User, away: bool = False) -> None:
-    """Record a heartbeat. The database is read only when something may have changed: the
-    first heartbeat on record (the seat shows online) and, when the connection's last frame
-    showed its seat away (``away``), the seat coming back."""
-    key = presence_key(table_id, user.pk)
-    first = cache.add(key, time.time(), PRESENCE_TTL)
-    if not first:
-        cache.set(key, time.time(), PRESENCE_TTL)
+def seat_heartbeat(*, table_id: int, user: User, away: bool = False) -> int | None:
+    """Record a heartbeat; the table's last broadcast version (for the pong). The database is
+    read only when something may have changed: the first heartbeat on record (the seat shows
+    online) and, when the connection's last frame showed its seat away (``away``), the seat
+    coming back."""
+    first, version = presence_beat(table_id, user.pk)
     if first or away:
         _changed(table_id, user, first)
+    return version
 
 
 def _changed(table_id: int, user: User, first: bool) -> None:
