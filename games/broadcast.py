@@ -1,8 +1,12 @@
 """Frames out to WebSocket clients, sent after the transaction that changed the table commits.
 
-Private frames go to a per-user group (``user.<id>``) and carry that seat's view only; the
-public frame (the spectators' view) goes to the table group (``table.<id>``). A connection of
-a seated player ignores public frames of its table.
+Every change is one channel-layer message to the table group (``table.<id>``): each seated (or
+dealt-in) player's private frame, which carries that seat's view only, and the public frame
+(the spectators' view), each encoded once here. A connection sends its own user's private
+frame if there is one, the public frame otherwise; nothing else of the message leaves the
+server. One message per change, where one per frame was sent before, is what each server
+reads from Redis per change (bench/README.md "The action path's cost, round 4"). The user group
+(``user.<id>``) carries one-off notices to a player.
 """
 
 from __future__ import annotations
@@ -45,32 +49,24 @@ def broadcast_table(table_id: int, held: Table | None = None) -> None:
         sent_mark_on(pipe, table_id, version)
         lobby_mark_on(pipe, table_id)
 
-    if not group_send(
-        *((user_group(user_id), frame_event(table_id, frame, user_id=user_id)) for user_id, frame in private.items()),
-        (table_group(table_id), frame_event(table_id, public)),
-        also=marks,  # in the same round trip to Redis as the frames, where they go there
-    ):
+    # in the same round trip to Redis as the frames, where they go there
+    if not group_send((table_group(table_id), frames_event(table_id, private, public)), also=marks):
         sent_mark(table_id, version)
         lobby_mark(table_id)  # the lobby hears of it within a second (games.lobby)
 
 
-def frame_event(table_id: int, frame: dict[str, Any], *, user_id: int | None = None) -> dict[str, Any]:
-    """The channel-layer event carrying a state frame: its text, encoded once here (a server
-    sends it as it is), and what the receiving connection needs to know of it without parsing
-    it: its version, whether it is the user's own (seated or dealt in) and whether it shows the
-    user's seat away. ``user_id`` None: the public frame, which seated connections ignore."""
-    from games.frames import is_seated
-
-    event: dict[str, Any] = {
-        "type": "table.frame", "table": table_id, "version": int(frame["version"]),
-        "text": json_text(frame),
+def frames_event(table_id: int, private: dict[int, dict[str, Any]], public: dict[str, Any]) -> dict[str, Any]:
+    """The channel-layer event carrying a change's state frames: the public frame's text, and
+    per seated (or dealt-in) user ``[user id, text, whether it shows the user's seat away]``,
+    what a connection needs to know without parsing a frame. Every frame of one change has the
+    same version."""
+    return {
+        "type": "table.frames", "table": table_id, "version": int(public["version"]), "public": json_text(public),
+        "private": [
+            [user_id, json_text(frame), any(s["user"] == user_id and s["auto"] for s in frame.get("seats", ()))]
+            for user_id, frame in private.items()
+        ],
     }
-    if user_id is None:
-        event["public"] = True
-    else:
-        event["seated"] = is_seated(frame)
-        event["away"] = any(s["user"] == user_id and s["auto"] for s in frame.get("seats", ()))
-    return event
 
 
 def notify_user(user_id: int, table_id: int, notice: dict[str, Any]) -> None:

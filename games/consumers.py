@@ -22,7 +22,7 @@ from config import metrics
 from config.rows import json_text
 from config.websocket import LocalizedWebsocketConsumer
 from games import broadcast
-from games.frames import frame_for, is_seated
+from games.frames import frame_for
 from games.groups import register_loop
 from games.protocol import BadMessage, Message, parse
 from games.services.errors import PlayError
@@ -56,7 +56,6 @@ class TokenBucket:
 class TableConsumer(LocalizedWebsocketConsumer):
     table_id: int
     user: Any
-    seated: bool = False  # set by each snapshot and private frame; a group event may come first
     slot: bool = False  # this connection holds one of the user's connection slots
     slot_refreshed: float = 0.0
     counted: bool = False  # this connection was accepted and counts as open
@@ -190,7 +189,6 @@ class TableConsumer(LocalizedWebsocketConsumer):
     async def _send_snapshot(self) -> None:
         user_id = self.user.pk if self._authenticated else None
         frame = await database_sync_to_async(frame_for, thread_sensitive=False)(self.table_id, user_id)
-        self.seated = is_seated(frame)
         await self._send_state(frame, force=True)
 
     async def _send_state(self, frame: dict[str, Any], force: bool = False) -> None:
@@ -229,23 +227,22 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await handler(message)
 
     # --- group events ------------------------------------------------------------------------
-    async def table_frame(self, event: dict[str, Any]) -> None:
-        """A state frame broadcast (``games.broadcast.frame_event``), sent as it came, encoded
-        once by its sender; the rules of ``_send_state`` apply."""
-        if event["table"] != self.table_id:
+    async def table_frames(self, event: dict[str, Any]) -> None:
+        """A change's state frames (``games.broadcast.frames_event``): this user's own frame if
+        the change has one, else the public one, sent as it came (encoded once by its sender);
+        a frame older than one already sent is dropped (``_send_state``)."""
+        if event["table"] != self.table_id or event["version"] < self.version:
             return
-        if event.get("public"):
-            if self.seated:
-                return
-            away = False  # no seat of this user's is in a frame it is sent as a spectator
-        else:
-            self.seated, away = event["seated"], event["away"]
-        if event["version"] < self.version:
-            return
-        self.version = event["version"]
+        text, away = event["public"], False
         if self._authenticated:
+            user_id = self.user.pk
+            for user, own, seat_away in event["private"]:
+                if user == user_id:
+                    text, away = own, seat_away
+                    break
             self.away = away
-        await self._send_text(event["text"])
+        self.version = event["version"]
+        await self._send_text(text)
 
     async def table_notice(self, event: dict[str, Any]) -> None:
         if event["table"] != self.table_id:

@@ -129,11 +129,6 @@ def frame_for(table_id: int, user_id: int | None) -> dict[str, Any]:
     return frame
 
 
-def is_seated(frame: dict[str, Any]) -> bool:
-    """Whether a frame is a player's own: seated at the table, or dealt into its hand."""
-    return frame["you"] is not None or (frame["hand"] or {}).get("seat") is not None
-
-
 def table_frames(table_id: int, held: Table | None = None) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
     """Private frames per seated (or dealt-in) user, and the public frame. ``held``: the table
     as the change that just committed left it (locked, with its stake level and current hand

@@ -33,6 +33,17 @@ def cards_in(value: Any) -> set[str]:
     return found
 
 
+def sent_frames(sent: list[tuple[str, dict[str, Any]]]) -> list[tuple[int | None, dict[str, Any]]]:
+    """Every state frame in recorded channel-layer messages (``games.broadcast.frames_event``),
+    in order: ``(user id, frame)`` for a user's own frame, ``(None, frame)`` for the public one."""
+    frames: list[tuple[int | None, dict[str, Any]]] = []
+    for _group, message in sent:
+        if message.get("type") == "table.frames":
+            frames += [(user, json.loads(text)) for user, text, _away in message["private"]]
+            frames.append((None, json.loads(message["public"])))
+    return frames
+
+
 class _WithUser:
     """ASGI wrapper that puts a user in the scope, as the session middleware would."""
 

@@ -11,7 +11,6 @@ sent are the ones a fresh read of the database gives.
 from __future__ import annotations
 
 import itertools
-import json
 import re
 from typing import Any
 
@@ -27,6 +26,7 @@ from games.protocol import Message
 from games.services import commands
 from games.services.hands import hand_start_if_ready
 from tables.models import Table
+from tests.games.live.helpers import sent_frames
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,11 +64,10 @@ def _seated(table: Table, users: list) -> None:
 
 def _frames_fresh(table: Table, sent: list[tuple[str, dict[str, Any]]]) -> None:
     """Each frame sent is what a snapshot read from the database now would say."""
-    frames = [(group, json.loads(m["text"])) for group, m in sent if m.get("type") == "table.frame"]
+    frames = sent_frames(sent)
     assert frames
-    for group, frame in frames:
-        user = int(group.split(".")[1]) if group.startswith("user.") else None
-        assert frame == frame_for(table.pk, user), group
+    for user, frame in frames:
+        assert frame == frame_for(table.pk, user), user
     sent.clear()
 
 

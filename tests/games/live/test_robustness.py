@@ -276,7 +276,7 @@ async def test_a_trio_game_our_outage_interrupted_is_voided_with_stakes_returned
 async def test_a_frame_delivered_late_never_takes_a_connection_backwards(funded, table_for):
     from channels.layers import get_channel_layer
 
-    from games.broadcast import frame_event, table_group
+    from games.broadcast import frames_event, table_group
 
     table = await db(table_for)("thirteen")
     spectator = await WsPlayer(table.pk).connect()
@@ -285,7 +285,7 @@ async def test_a_frame_delivered_late_never_takes_a_connection_backwards(funded,
     fresh = {**spectator.last, "version": current + 1, "marker": "fresh"}
     layer = get_channel_layer()
     for frame in (stale, fresh):
-        await layer.group_send(table_group(table.pk), frame_event(table.pk, frame))
+        await layer.group_send(table_group(table.pk), frames_event(table.pk, {}, frame))
     got = await spectator.next("state")
     assert got["marker"] == "fresh"
     await spectator.close()

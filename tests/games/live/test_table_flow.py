@@ -3,7 +3,6 @@ counter, banker) is kept between hands; the lobby follows live."""
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 
 import pytest
@@ -15,7 +14,7 @@ from games.models import Hand
 from games.services import seating
 from games.services.hands import hand_act, hand_expire, hand_start_if_ready
 from tables.models import Seat, Table
-from tests.games.live.helpers import db
+from tests.games.live.helpers import db, sent_frames
 from wallet import selectors
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -178,7 +177,7 @@ def test_with_no_showdown_pause_the_settled_hand_goes_out_before_the_next_deal(f
     first = hand_start_if_ready(table_id=table.pk)
     sent.clear()
     _play_out(first, users)
-    frames = [json.loads(m["text"]) for group, m in sent if group == f"user.{users[0].pk}" and m["type"] == "table.frame"]
+    frames = [frame for user, frame in sent_frames(sent) if user == users[0].pk]
     hands = [(f["hand"]["id"], f["hand"]["status"]) for f in frames]
     assert (first.pk, "settled") in hands
     nxt = Hand.objects.filter(table=table).exclude(pk=first.pk).get()  # dealt at once
