@@ -116,7 +116,7 @@ def _direct_publisher(layer: Any) -> tuple[Any, str, bool] | None:
 
     args, kwargs = getattr(layer, "_args", ()), getattr(layer, "_kwargs", {})
     hosts = decode_hosts(kwargs.get("hosts", args[0] if args else None))
-    if len(hosts) != 1 or set(hosts[0]) != {"address"}:
+    if len(hosts) != 1 or "address" not in hosts[0] or not set(hosts[0]) <= {"address", "parser_class"}:
         return None
     address = hosts[0]["address"]
     client = redis.Redis.from_url(address, socket_connect_timeout=2, socket_timeout=5)

@@ -17,6 +17,7 @@ import environ
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 
 from config.logs import ROUTINE_LOGGERS
+from config.redis_parsers import PubSubParser
 
 # Django classes that are generic in the type stubs only (ModelAdmin, ModelForm, the class-based
 # views) accept type arguments at run time too: ``admin.ModelAdmin[Entry]``. No builtins are added.
@@ -156,7 +157,11 @@ if REDIS_URL:
         "default": {
             # Pub/sub delivers a group message to every server at once (no polling of lists).
             "BACKEND": env.str("CHANNEL_LAYER_BACKEND", default="channels_redis.pubsub.RedisPubSubChannelLayer"),
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env.str("CHANNELS_PREFIX", default="asgi")},
+            # The parser: redis-py's, less a debug line built for every message (config/redis_parsers.py).
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "parser_class": PubSubParser}],
+                "prefix": env.str("CHANNELS_PREFIX", default="asgi"),
+            },
         }
     }
     # Django's Redis cache, less a new client object per call (config/cache.py).
