@@ -16,13 +16,13 @@ card in ``banker_bid``, all cards in ``banker_rotate``); from the kept banker, e
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import Any
 
 from games.engine.cards import cards_str
 from games.engine.deck import shuffle
 from games.engine.errors import EngineError
+from games.engine.jsondata import json_copy
 from games.engine.samgong.fair import first_in, lottery
 from games.engine.samgong.house import settle_house
 from games.engine.samgong.rules import BANKER_MODES, min_stack, resolve_rules
@@ -189,7 +189,7 @@ def advance(state: State, now: float, events: list[Event]) -> None:
         set_banker(state, seat, how, now, events)
     elif phase == "bet":
         placed = state["house_bets"] if mode == "house" else state["bets"]
-        events.append({"type": "bets", "bets": copy.deepcopy(placed)})
+        events.append({"type": "bets", "bets": json_copy(placed)})
         _after_bets(state, now, events)
     elif phase == "reveal":
         settle(state, events)
@@ -222,10 +222,10 @@ def settle(state: State, events: list[Event]) -> None:
         record = settle_pairwise(state["cards"], money, rules)
     else:
         record = settle_banker(state["cards"], bets, money, state["banker"], rules)
-    record.update(mode=mode, bets=copy.deepcopy(state["house_bets"]) if mode == "house" else bets)
+    record.update(mode=mode, bets=json_copy(state["house_bets"]) if mode == "house" else bets)
     record["cards"] = [cards_str(c) for c in state["cards"]]
     record.setdefault("banker", state["banker"] if mode in BANKER_MODES else None)
     state["settlement"] = record
     state["phase"], state["deadline"] = "settled", None
     state["phase_seq"] += 1
-    events.append({"type": "settle", **copy.deepcopy(record)})
+    events.append({"type": "settle", **json_copy(record)})

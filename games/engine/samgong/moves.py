@@ -13,14 +13,13 @@ Bids and bets are simultaneous: their events carry no values until the phase end
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from games.engine.cards import cards_str
 from games.engine.errors import EngineError, IllegalAction
 from games.engine.samgong.house import BET_KINDS, check_bets
 from games.engine.samgong.machine import advance, next_offer, set_banker
-from games.engine.samgong.table import Event, State, pending, seat_count
+from games.engine.samgong.table import Event, State, pending, seat_count, step_copy
 
 Action = dict[str, Any]
 
@@ -47,7 +46,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
 def apply(state: State, seat: int, action: Action, *, now: float) -> tuple[State, list[Event]]:
     """Apply one move; :class:`IllegalAction` with a readable reason leaves ``state`` untouched."""
     verify(state, seat, action)
-    new = copy.deepcopy(state)
+    new = step_copy(state)
     events: list[Event] = []
     _act(new, seat, action, now, False, events)
     return new, events
@@ -112,8 +111,8 @@ def on_deadline(state: State, *, now: float) -> tuple[State, list[Event]]:
     (``"auto": True``). Before the deadline, or once settled, nothing happens."""
     limit = deadline(state)
     if limit is None or now < limit:
-        return copy.deepcopy(state), []
-    new = copy.deepcopy(state)
+        return step_copy(state), []
+    new = step_copy(state)
     events: list[Event] = []
     for seat in pending(state):
         _act(new, seat, auto_action(state, seat), now, True, events)

@@ -18,10 +18,11 @@ to each seat's net win of the hand and rounded down (docs/RULES.md intro: house 
 
 from __future__ import annotations
 
-import copy
+import functools
 from typing import Any
 
 from games.engine.errors import EngineError
+from games.engine.jsondata import OverridesKey, json_copy, key_overrides, overrides_key
 
 MODES = ("all_compare", "banker_bid", "banker_rotate", "pairwise", "house")
 BANKER_MODES = ("banker_bid", "banker_rotate")
@@ -77,8 +78,14 @@ def mode_defaults(mode: str) -> dict[str, Any]:
     """The full default rule set of ``mode`` (a fresh copy)."""
     if mode not in MODES:
         raise EngineError(f"mode: unknown mode {mode!r}; expected one of {', '.join(MODES)}")
-    rules = copy.deepcopy(_COMMON)
-    extra = copy.deepcopy(_MODE_DEFAULTS[mode])
+    return json_copy(_defaults(mode))
+
+
+@functools.cache
+def _defaults(mode: str) -> dict[str, Any]:
+    """The default rule set of ``mode``, built once; never handed out (callers get copies)."""
+    rules = json_copy(_COMMON)
+    extra = json_copy(_MODE_DEFAULTS[mode])
     rules["timers"].update(extra.pop("timers", {}))
     rules.update(extra)
     rules["mode"] = mode
@@ -92,7 +99,21 @@ def resolve_rules(overrides: dict[str, Any] | None) -> dict[str, Any]:
     ``overrides["mode"]`` picks the mode (default ``all_compare``). Nested tables
     (``timers``, ``multipliers``, ``payouts``, ``side_payouts``) merge key by key; a new
     ``ranking`` brings that ranking's multiplier table before the overrides apply.
+
+    The rule set of flat overrides (a stake level's) is resolved once and copied after that;
+    any other overrides are resolved on every call.
     """
+    key = overrides_key(overrides)
+    return _resolve(overrides) if key is None else json_copy(_resolved(key))
+
+
+@functools.lru_cache(maxsize=256)
+def _resolved(key: OverridesKey) -> dict[str, Any]:
+    """The rule set of the overrides ``key`` stands for; never handed out (callers get copies)."""
+    return _resolve(key_overrides(key))
+
+
+def _resolve(overrides: dict[str, Any] | None) -> dict[str, Any]:
     overrides = dict(overrides or {})
     rules = mode_defaults(overrides.pop("mode", "all_compare"))
     if "ranking" in overrides:
@@ -107,7 +128,7 @@ def resolve_rules(overrides: dict[str, Any] | None) -> dict[str, Any]:
         if isinstance(rules[key], dict):
             _merge_table(rules, key, value)
         else:
-            rules[key] = copy.deepcopy(value)
+            rules[key] = json_copy(value)
     _check(rules)
     return rules
 

@@ -22,6 +22,23 @@ Event = dict[str, Any]
 TIMER_OF = {"bid": "bid", "offer": "offer", "bet": "bet", "reveal": "reveal"}
 
 
+#: The per-seat lists a step sets entries of (``auto_seats`` is appended to, once there is one).
+_PER_SEAT = ("public", "revealed", "bids", "bets", "house_bets", "auto_seats")
+
+
+def step_copy(state: State) -> State:
+    """The copy of ``state`` a move or a timeout changes: a new top level, a new list for each of
+    :data:`_PER_SEAT` and for every seat's ``cards`` (dealing appends to them). What lies deeper is
+    shared with ``state``, and nothing changes it in place: the deck, the lotteries, the rules,
+    the seats and the carry-in are fixed when the hand starts; a step sets a seat's house bets,
+    the ``table_cards`` and the ``settlement`` as new values, whole."""
+    new = {**state, "cards": [list(cards) for cards in state["cards"]]}
+    for key in _PER_SEAT:
+        if key in new:
+            new[key] = list(new[key])
+    return new
+
+
 def seat_count(state: State) -> int:
     return len(state["seats"])
 

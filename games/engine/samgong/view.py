@@ -9,10 +9,10 @@ are shown as ``None``. Bids and bet multipliers are secret until their phase end
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from games.engine.cards import card_str
+from games.engine.jsondata import json_copy
 from games.engine.samgong.hands import evaluate, is_zero_point
 from games.engine.samgong.highlights import highlights
 from games.engine.samgong.moves import legal_actions
@@ -24,6 +24,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     """``seat``'s view of the hand (``None``: a spectator)."""
     rules = state["rules"]
     table = state["table_cards"]
+    to_act = pending(state)
     return {
         "game": "samgong",
         "mode": state["mode"],
@@ -36,7 +37,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "you": seat,
         "banker": state["banker"],
         "offer": state["offer"],
-        "seats": [_seat_view(state, s, seat) for s in range(seat_count(state))],
+        "seats": [_seat_view(state, s, seat, to_act) for s in range(seat_count(state))],
         "table_cards": None if table is None else {k: [card_str(c) for c in v] for k, v in table.items()},
         "legal_actions": [] if seat is None else legal_actions(state, seat),
         "result": result(state),
@@ -44,7 +45,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     }
 
 
-def _seat_view(state: State, s: int, viewer: int | None) -> dict[str, Any]:
+def _seat_view(state: State, s: int, viewer: int | None, to_act: list[int]) -> dict[str, Any]:
     own, settled = s == viewer, state["phase"] == "settled"
     open_all = own or settled or state["revealed"][s]
     cards = [card_str(c) if open_all or i < state["public"][s] else None for i, c in enumerate(state["cards"][s])]
@@ -55,11 +56,11 @@ def _seat_view(state: State, s: int, viewer: int | None) -> dict[str, Any]:
         "stack": state["seats"][s]["stack"],
         "cards": cards,
         "revealed": state["revealed"][s] or settled,
-        "acted": s not in pending(state),
+        "acted": s not in to_act,
         "auto": s in state.get("auto_seats", []),
         "bid": None if state["phase"] == "bid" and not own else state["bids"][s],
         "bet": None if hide_choice else state["bets"][s],
-        "house_bets": None if hide_choice else copy.deepcopy(state["house_bets"][s]),
+        "house_bets": None if hide_choice else json_copy(state["house_bets"][s]),
     }
 
 
@@ -69,7 +70,7 @@ def result(state: State) -> dict[str, Any] | None:
     house bank's net), ``winner``, ``hands`` (name ids), ``multipliers``, ``units``,
     ``cards``, ``bets`` and ``banker``; ``sum(coins) + house == 0``."""
     record = state.get("settlement")
-    return None if record is None else copy.deepcopy(record)
+    return None if record is None else json_copy(record)
 
 
 def carry_over(state: State) -> dict[str, Any]:
@@ -78,7 +79,7 @@ def carry_over(state: State) -> dict[str, Any]:
     (輪莊: the seat counter-clockwise of this hand's banker)."""
     record = state.get("settlement")
     if record is None:
-        return copy.deepcopy(state["carry_in"]) or {"mode": state["mode"]}
+        return json_copy(state["carry_in"]) or {"mode": state["mode"]}
     carry: dict[str, Any] = {
         "mode": state["mode"],
         "banker": None,

@@ -9,13 +9,14 @@ State keeps cards as ints (each seat's ``cards`` and submitted rows); views show
 
 from __future__ import annotations
 
-import copy
+import functools
 from collections.abc import Sequence
 from typing import Any
 
 from games.engine.cards import cards_str
 from games.engine.deck import commitment
 from games.engine.errors import EngineError, IllegalAction
+from games.engine.jsondata import json_copy
 from games.engine.protocol import Action, Event, State
 from games.engine.thirteen.arrange import arrange
 from games.engine.thirteen.hands import deal, hand_record, parse_rows, scored_hand, settle
@@ -94,8 +95,15 @@ def legal_actions(state: State, seat: int) -> list[Action]:
         return []
     if state["seats"][seat]["submission"] is not None:
         return []
-    natural = best_natural(state["seats"][seat]["cards"])
+    natural = _natural(tuple(state["seats"][seat]["cards"]))
     return [{"type": "arrange", "front": 3, "middle": 5, "back": 5}, {"type": "declare", "natural": natural}]
+
+
+@functools.lru_cache(maxsize=4096)
+def _natural(cards: tuple[int, ...]) -> str | None:
+    """:func:`best_natural` of a seat's 13 cards (ints, as state keeps them), worked out once: every
+    view of a seat still arranging lists it. 4,096 entries hold the seats of 1,024 full tables."""
+    return best_natural(cards)
 
 
 def awaiting(state: State) -> list[int]:
@@ -134,7 +142,7 @@ def apply(state: State, seat: int, action: Action, *, now: float, auto: bool = F
     """Take one seat's arrangement or declaration; settle once every seat has submitted."""
     _check_turn(state, seat)
     submission = _submission(state, seat, action)
-    new = copy.deepcopy(state)
+    new = _step_copy(state)
     new["seats"][seat]["submission"] = {**submission, "auto": auto}
     events: list[Event] = [{"type": "submitted", "seat": seat, "auto": auto}]
     if all(s["submission"] is not None for s in new["seats"]):
@@ -142,8 +150,16 @@ def apply(state: State, seat: int, action: Action, *, now: float, auto: bool = F
     return new, events
 
 
+def _step_copy(state: State) -> State:
+    """The copy of ``state`` a step changes: a new top level, a new list of seats and a new dict for
+    every seat. What lies deeper is shared with ``state``, and nothing changes it in place: the
+    rules, the client seeds and each seat's cards are fixed at the deal; a step sets a seat's
+    ``submission`` and the ``result`` as new values, whole."""
+    return {**state, "seats": [dict(seat) for seat in state["seats"]]}
+
+
 def _settle(state: State) -> list[Event]:
-    """Score every hand and fix the result (mutates the fresh copy ``apply`` made)."""
+    """Score every hand and fix the result (sets keys of the step's copy ``apply`` made)."""
     hands, records = [], []
     for s in state["seats"]:
         cards = s["cards"]
@@ -193,7 +209,7 @@ def auto_action(state: State, seat: int) -> Action:
 def result(state: State) -> dict[str, Any] | None:
     """The settlement (docs/RULES.md "Money"): units, coins, commission, house, fouls, naturals,
     pair details; ``sum(coins) + house == 0``. None before settlement."""
-    settled: dict[str, Any] | None = copy.deepcopy(state["result"])
+    settled: dict[str, Any] | None = json_copy(state["result"])
     return settled
 
 

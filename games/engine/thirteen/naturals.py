@@ -16,7 +16,6 @@ Checked on the 13 cards; the best natural the cards qualify for counts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import product
 
 # (id, rank, value), rank 1 is the highest natural.
 NATURALS: tuple[tuple[str, int, int], ...] = (
@@ -35,6 +34,12 @@ _ACE = 12
 # Rank sets of straights: 3-card fronts (A-2-3 .. Q-K-A) and 5-card rows (A-2-3-4-5 .. T-J-Q-K-A).
 _FRONT_RUNS: tuple[tuple[int, ...], ...] = ((_ACE, 0, 1),) + tuple((r, r + 1, r + 2) for r in range(11))
 _FIVE_RUNS: tuple[tuple[int, ...], ...] = ((_ACE, 0, 1, 2, 3),) + tuple(tuple(range(r, r + 5)) for r in range(9))
+
+
+#: The suit counts of three one-suit rows (3, 5 and 5 cards), the suits that hold cards in increasing
+#: order: all rows of one suit; two rows of one suit, the third of another (3 + 5 with 5, 5 + 5
+#: with 3); each row of its own suit.
+_FLUSH_SHAPES: frozenset[tuple[int, ...]] = frozenset({(13,), (5, 8), (3, 10), (3, 5, 5)})
 
 
 def natural_rank(name: str) -> int:
@@ -73,14 +78,13 @@ def has_three_straights(rank_counts: list[int]) -> bool:
 
 
 def has_three_flushes(suit_counts: list[int]) -> bool:
-    """Front 3 of one suit, middle 5 of one suit, back 5 of one suit."""
-    for suits in product(range(4), repeat=3):
-        need = [0, 0, 0, 0]
-        for size, suit in zip((3, 5, 5), suits, strict=True):
-            need[suit] += size
-        if need == suit_counts:
-            return True
-    return False
+    """Front 3 of one suit, middle 5 of one suit, back 5 of one suit: the four suits' counts are
+    the rows' sizes shared out among the suits (:data:`_FLUSH_SHAPES`).
+
+    >>> has_three_flushes([3, 5, 5, 0]), has_three_flushes([0, 8, 0, 5]), has_three_flushes([4, 4, 5, 0])
+    (True, True, False)
+    """
+    return len(suit_counts) == 4 and tuple(sorted(n for n in suit_counts if n)) in _FLUSH_SHAPES
 
 
 def qualifying_naturals(cards: Sequence[int]) -> list[str]:

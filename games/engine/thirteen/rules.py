@@ -14,11 +14,13 @@ rate (percent of each player's net win) and the minimum buy-in.
 
 from __future__ import annotations
 
+import functools
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
 from games.engine.errors import EngineError
+from games.engine.jsondata import OverridesKey, key_overrides, overrides_key
 
 STAKE_LEVELS: tuple[dict[str, int], ...] = (
     {"unit": 50, "commission_percent": 5, "min_buy_in": 1500},
@@ -54,7 +56,19 @@ def stake_level(unit: int) -> dict[str, int] | None:
 
 
 def resolve_rules(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The full rule set: defaults, then the stake level of ``unit``, then explicit overrides."""
+    """The full rule set: defaults, then the stake level of ``unit``, then explicit overrides.
+    Resolved once per set of flat overrides without floats (a stake level's), then copied."""
+    key = overrides_key(overrides)
+    return _resolve(overrides) if key is None else dict(_resolved(key))
+
+
+@functools.lru_cache(maxsize=256)
+def _resolved(key: OverridesKey) -> dict[str, Any]:
+    """The rule set of the overrides ``key`` stands for; never handed out (callers get copies)."""
+    return _resolve(key_overrides(key))
+
+
+def _resolve(overrides: dict[str, Any] | None) -> dict[str, Any]:
     overrides = dict(overrides or {})
     unknown = sorted(set(overrides) - set(DEFAULT_RULES))
     if unknown:

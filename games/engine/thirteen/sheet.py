@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from games.engine.cards import parse_cards
@@ -34,6 +35,12 @@ def bonus_values() -> dict[str, int]:
     >>> bonus_values()
     {'ft': 3, 'mf': 2, 'mq': 8, 'ms': 10, 'bq': 4, 'bs': 5}
     """
+    return dict(_bonus_values())
+
+
+@functools.cache
+def _bonus_values() -> dict[str, int]:
+    """:func:`bonus_values`, scored once (the examples are constants); never handed out."""
     return {
         name: row_value(row, rank_row(parse_cards(cards.split()), suits=True))
         for name, (row, cards) in _EXAMPLES.items()

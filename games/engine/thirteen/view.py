@@ -5,10 +5,10 @@ settled, and the server seed only then. Spectators (``seat=None``) see no card b
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from games.engine.cards import cards_str
+from games.engine.jsondata import json_copy
 from games.engine.protocol import State
 from games.engine.thirteen.engine import GAME, ROWS, deadline, legal_actions
 from games.engine.thirteen.highlights import highlights
@@ -49,6 +49,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "you": seat,
         "seats": seats,
         "legal_actions": legal_actions(state, seat) if seat is not None else [],
-        "result": copy.deepcopy(state["result"]),
+        "result": json_copy(state["result"]),
         "highlights": highlights(state["result"]),
     }

@@ -11,13 +11,13 @@ player; ``{"type": "disconnect"}`` (``"server_fault": true`` for our own outages
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine.cards import cards_str, parse_card
 from games.engine.deck import commitment, shuffle
 from games.engine.errors import EngineError, IllegalAction
+from games.engine.jsondata import json_copy
 from games.engine.thirteen_trio.arrange import arrange
 from games.engine.thirteen_trio.deal import deal
 from games.engine.thirteen_trio.money import game_coins
@@ -156,6 +156,14 @@ def _parse_rows(state: State, seat: int, action: Mapping[str, Any]) -> dict[str,
     return rows
 
 
+def _step_copy(state: State) -> State:
+    """The copy of ``state`` a step changes: a new top level, a new list of seats and a new dict for
+    every seat. What lies deeper is shared with ``state``, and nothing changes it in place: the
+    rules and each seat's cards are fixed at the deal; a step sets a seat's ``rows``, ``auto`` and
+    ``connected`` and the ``result`` as new values, whole."""
+    return {**state, "seats": [dict(seat) for seat in state["seats"]]}
+
+
 def _arrange(state: State, seat: int, action: Mapping[str, Any]) -> tuple[State, Events]:
     s = state["seats"][seat]
     if s["rows"] is not None:
@@ -163,7 +171,7 @@ def _arrange(state: State, seat: int, action: Mapping[str, Any]) -> tuple[State,
     if not s["connected"]:
         raise IllegalAction(f"seat {seat} is disconnected: it is auto-played when time runs out")
     rows = _parse_rows(state, seat, action)
-    new = copy.deepcopy(state)
+    new = _step_copy(state)
     new["seats"][seat]["rows"] = rows
     events: Events = [{"type": "arranged", "seat": seat, "auto": False}]
     if all(x["rows"] is not None for x in new["seats"]):
@@ -179,7 +187,7 @@ def _disconnect(state: State, seat: int, action: Mapping[str, Any]) -> tuple[Sta
     fault = action.get("server_fault", False)
     if not isinstance(fault, bool):
         raise IllegalAction("server_fault: expected true or false")
-    new = copy.deepcopy(state)
+    new = _step_copy(state)
     new["seats"][seat]["connected"] = False
     charged = not fault and new["first_disconnect"] is None
     if charged:
@@ -190,7 +198,7 @@ def _disconnect(state: State, seat: int, action: Mapping[str, Any]) -> tuple[Sta
 def _reconnect(state: State, seat: int) -> tuple[State, Events]:
     if state["seats"][seat]["connected"]:
         raise IllegalAction(f"seat {seat} is connected")
-    new = copy.deepcopy(state)
+    new = _step_copy(state)
     new["seats"][seat]["connected"] = True
     return new, [{"type": "reconnected", "seat": seat}]
 
@@ -225,7 +233,7 @@ def on_deadline(state: State, *, now: float) -> tuple[State, Events]:
     """
     if state["phase"] != "arrange" or now < state["deadline"]:
         return state, []
-    new = copy.deepcopy(state)
+    new = _step_copy(state)
     new["phase_seq"] += 1
     if not new["extended"]:
         new["extended"] = True
@@ -283,7 +291,7 @@ def void(state: State) -> tuple[State, Events]:
     """
     if state["phase"] != "arrange":
         raise IllegalAction(f"only a game in progress can be voided (this one is {state['phase']})")
-    new = copy.deepcopy(state)
+    new = _step_copy(state)
     new["result"] = {
         "units": [0] * PLAYERS,
         "coins": [0] * PLAYERS,
@@ -305,7 +313,7 @@ def void(state: State) -> tuple[State, Events]:
 
 def result(state: State) -> dict[str, Any] | None:
     """The settlement once the game is over (``sum(coins) + house == 0``), else None."""
-    return copy.deepcopy(state["result"]) if state["result"] is not None else None
+    return json_copy(state["result"]) if state["result"] is not None else None
 
 
 def carry_over(state: State) -> dict[str, Any]:

@@ -8,10 +8,10 @@ nothing. Spectators (``seat=None``) never see a hidden card.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from games.engine.cards import card_str, cards_str
+from games.engine.jsondata import json_copy
 from games.engine.thirteen_trio.highlights import highlights
 from games.engine.thirteen_trio.rules import ROWS, game_minimum, role, set_minimum
 
@@ -54,6 +54,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "game_minimum": game_minimum(rules),
         "commitment": state["commitment"],
         "seats": [_seat_view(state, i, seat) for i in range(len(state["seats"]))],
-        "result": copy.deepcopy(state["result"]),
+        "result": json_copy(state["result"]),
         "highlights": highlights(state["result"], base=rules["base"]),
     }

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from itertools import product
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine.cards import parse_cards
-from games.engine.thirteen.naturals import NATURAL_VALUES, NATURALS, best_natural, natural_rank, qualifying_naturals
+from games.engine.thirteen.naturals import (
+    NATURAL_VALUES,
+    NATURALS,
+    best_natural,
+    has_three_flushes,
+    natural_rank,
+    qualifying_naturals,
+)
 
 
 def best(text: str) -> str | None:
@@ -67,3 +76,27 @@ def test_naturals_do_not_depend_on_card_order(deck: list[int]) -> None:
     assert best_natural(cards) == best_natural(list(reversed(cards)))
     found = qualifying_naturals(cards)
     assert found == sorted(found, key=natural_rank)
+
+
+def three_flushes_by_search(suit_counts: list[int]) -> bool:
+    """Three flushes as the rule says it: some suit for the front 3, the middle 5 and the back 5."""
+    for suits in product(range(4), repeat=3):
+        need = [0, 0, 0, 0]
+        for size, suit in zip((3, 5, 5), suits, strict=True):
+            need[suit] += size
+        if need == suit_counts:
+            return True
+    return False
+
+
+def test_three_flushes_are_found_as_a_search_over_the_rows_suits_finds_them() -> None:
+    thirteen_cards = [list(c) for c in product(range(14), repeat=4) if sum(c) == 13]
+    assert sum(map(has_three_flushes, thirteen_cards)) == sum(map(three_flushes_by_search, thirteen_cards)) > 0
+    for counts in thirteen_cards:
+        assert has_three_flushes(counts) == three_flushes_by_search(counts), counts
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.lists(st.integers(-2, 16), min_size=0, max_size=6))
+def test_three_flushes_agree_with_the_search_on_any_counts(counts: list[int]) -> None:
+    assert has_three_flushes(counts) == three_flushes_by_search(counts)
