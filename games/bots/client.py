@@ -24,6 +24,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.typing import Origin
@@ -177,14 +178,15 @@ class Bot:
                 if now - self.last_heard > SILENT_AFTER:
                     return  # a dead connection: reconnect
                 try:
-                    text = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                    async with asyncio.timeout(1.0):  # no task per frame, as wait_for makes
+                        text = await ws.recv()
                 except TimeoutError:
                     await self._tick(ws)
                     continue
                 self.last_heard = time.monotonic()
                 if self.jitter:
                     await asyncio.sleep(self.rng.uniform(0, self.jitter))
-                await self._handle(ws, json.loads(text))
+                await self._handle(ws, orjson.loads(text))
                 await self._tick(ws)
         finally:
             beat.cancel()
