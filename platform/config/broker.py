@@ -15,6 +15,8 @@ sweeper").
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import redis.exceptions
@@ -22,6 +24,21 @@ from kombu.transport import redis as kombu_redis
 
 
 class Channel(kombu_redis.Channel):
+    _publish_client: Any = None
+
+    @contextmanager
+    def conn_or_acquire(self, client: Any = None) -> Iterator[Any]:
+        """The channel's own client for its commands (a publish, an ack), kept while its pool
+        is the same, where kombu builds a new ``redis.Redis`` for each: a client's
+        construction copies its table of about 170 reply callbacks, a third of what sending a
+        timer task cost a server (bench/README.md "The action path's cost, round 4")."""
+        if client:
+            yield client
+            return
+        if self._publish_client is None or self._publish_client.connection_pool is not self.pool:
+            self._publish_client = self._create_client()  # type: ignore[attr-defined]  # kombu's own, untyped
+        yield self._publish_client
+
     def _connparams(self, asynchronous: bool = False) -> dict[str, Any]:
         if self.connection is None or self.connection.client is None:
             raise redis.exceptions.ConnectionError("the broker connection of this channel is closed")
