@@ -41,6 +41,7 @@ from games.services.store import (
     hand_active_locked,
     hand_insert,
     hand_locked_with_table,
+    hand_phase_current,
     hand_save,
     hand_state_set,
     hand_state_store,
@@ -311,7 +312,6 @@ def _autos_logged(hand: Hand, events: list[dict[str, Any]]) -> int:
 
 # --- timers ----------------------------------------------------------------------------------
 
-@transaction.atomic
 def hand_expire(*, hand_id: int, phase_seq: int, deadline: float | None = None) -> bool:
     """The phase deadline passed: let the engine extend it or auto-play (idempotent).
 
@@ -319,7 +319,17 @@ def hand_expire(*, hand_id: int, phase_seq: int, deadline: float | None = None) 
     platform itself was down (the sweeper extends such deadlines first). ``deadline`` is the
     one the timer was set for: a timer that fired early re-arms only if that is still the
     hand's deadline (a changed deadline armed its own timer).
+
+    Most timers find their phase long over (the players acted in time): one read without a
+    lock or a transaction tells them so; the locked transaction checks again.
     """
+    if not hand_phase_current(hand_id, phase_seq):
+        return False
+    return _hand_expire(hand_id=hand_id, phase_seq=phase_seq, deadline=deadline)
+
+
+@transaction.atomic
+def _hand_expire(*, hand_id: int, phase_seq: int, deadline: float | None) -> bool:
     clock = metrics.ActionClock(auto=True)
     locked = hand_locked_with_table(hand_id)
     if locked is None:

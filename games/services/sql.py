@@ -43,6 +43,7 @@ class Statements:
     level_and_hand: str  # a stake level and a hand (or none): the rest of a table's reading
     hand: str
     hand_table: str  # the table of a hand
+    hand_phase: str  # a hand's status and phase sequence
     seat_leaving: str  # any leaving seat at a table
     action_insert: str
     request_insert: str  # a spent client request id
@@ -69,6 +70,7 @@ def _statements(vendor: str) -> Statements:
         ),
         hand=f"SELECT {HAND.columns()} FROM {hand} WHERE id = %s",  # noqa: S608 - names only
         hand_table=f"SELECT table_id FROM {hand} WHERE id = %s",  # noqa: S608 - names only
+        hand_phase=f"SELECT status, phase_seq FROM {hand} WHERE id = %s",  # noqa: S608 - names only
         seat_leaving=(
             f"SELECT 1 FROM {quote(Seat._meta.db_table)} "  # noqa: S608 - names only
             "WHERE table_id = %s AND status = %s LIMIT 1"

@@ -131,6 +131,13 @@ def hand_locked_with_table(hand_id: int) -> tuple[Table, Hand] | None:
     return table, Hand.objects.get(pk=hand_id)  # an older hand: only ever found finished
 
 
+def hand_phase_current(hand_id: int, phase_seq: int) -> bool:
+    """Whether the hand is in play in phase ``phase_seq``, read without a lock (a timer's first
+    look: a change under way may still move it on)."""
+    row = fetch_one(statements().hand_phase, [hand_id])
+    return row is not None and row[0] == Hand.Status.ACTIVE and int(row[1]) == phase_seq
+
+
 def epoch_to_dt(value: float | None) -> datetime | None:
     return None if value is None else datetime.fromtimestamp(value, tz=UTC)
 
