@@ -336,12 +336,19 @@ class Bot:
                 self.leave_sent = True
                 await ws.send(json.dumps({"type": "leave"}))
             return
-        action = choose(frame, self.rng)
-        if action is None or hand is None:  # choose() acts only on a hand: never None here
+        await self._act(ws, frame)
+
+    async def _act(self, ws: Any, frame: dict[str, Any]) -> None:
+        """Choose and send this frame's move, once per phase of a hand in play."""
+        hand = frame.get("hand")
+        if hand is None or hand["status"] != "active":
             return
         view = hand["view"]
         key = (hand["id"], view["phase_seq"], view["phase"])
-        if key in self.acted:
+        if key in self.acted:  # asked before the move is chosen: choosing is the bot's dearest work
+            return
+        action = choose(frame, self.rng)
+        if action is None:
             return
         self.acted.add(key)
         if self.think_max:
