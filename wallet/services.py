@@ -1,8 +1,9 @@
 """Wallet services: the only way coins move. Keyword-only, one database transaction each.
 
 Each service validates its arguments (nothing touched on a refusal), describes its legs and posts
-them through :func:`wallet.posting.ledger_post`, which runs them in one ``transaction.atomic``
-block (a savepoint inside a caller's transaction) and returns the :class:`LedgerTransaction`.
+them through :func:`wallet.posting.ledger_post`, which runs them in one database transaction (a
+caller's, if one is open: on PostgreSQL two statements without a savepoint, unless the posting is
+refused; see :mod:`wallet.posting`) and returns the :class:`LedgerTransaction`.
 The same ``idempotency_key`` with the same request returns the first transaction; with a different
 request it raises :class:`IdempotencyConflict`.
 
@@ -133,15 +134,18 @@ def wallet_cash_out(
     table = AccountKey.table(user.pk, _table(table_ref))
     wallet = AccountKey.wallet(user.pk)
 
-    def build(balances: Mapping[AccountKey, int]) -> list[Leg]:
-        moved = balances[table] if amount is None else amount
-        return [Leg(table, -moved), Leg(wallet, moved)]
+    def everything(balances: Mapping[AccountKey, int]) -> list[Leg]:
+        return [Leg(table, -balances[table]), Leg(wallet, balances[table])]
 
     request = {"kind": TransactionKind.CASH_OUT, "user": user.pk, "table_ref": table_ref, "amount": amount,
                "actor": _actor_id(actor)}
+    # A known amount is known legs (refused, if it must be, before anything is written); all of it
+    # is whatever the locked balance holds, which no balance can refuse.
+    legs = () if amount is None else (Leg(table, -amount), Leg(wallet, amount))
     return ledger_post(Posting(
-        kind=TransactionKind.CASH_OUT, idempotency_key=_key(idempotency_key), request=request, build=build,
-        lock=(table, wallet), reference=f"table:{table_ref}", actor_id=_actor_id(actor),
+        kind=TransactionKind.CASH_OUT, idempotency_key=_key(idempotency_key), request=request, legs=legs,
+        build=everything if amount is None else None, lock=(table, wallet), reference=f"table:{table_ref}",
+        actor_id=_actor_id(actor),
     ))
 
 

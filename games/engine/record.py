@@ -40,6 +40,7 @@ __all__ = [
     "player_copy",
     "record_body",
     "record_hash",
+    "record_parts",
     "rule_set_id",
     "seal",
 ]
@@ -74,7 +75,27 @@ def record_body(
     finished_at. ``players``: per hand seat ``{"seat", "table_seat", "user", "name"}``.
     ``fairness``: commitment, server_seed, client_seeds. ``chain``: ``{"seq", "prev"}``.
     """
-    body: dict[str, Any] = {
+    parts = record_parts(
+        game=game, hand=hand, players=players, fairness=fairness, state=state, result=result, actions=actions,
+        house_lines=house_lines, ledger_transaction=ledger_transaction, chain=chain,
+    )
+    fresh: dict[str, Any] = json_round_trip(parts)  # a fresh copy: nothing of the inputs is shared or mutated
+    return fresh
+
+
+def record_parts(
+    *, game: str, hand: Mapping[str, Any], players: Sequence[Mapping[str, Any]], fairness: Mapping[str, Any],
+    state: Mapping[str, Any], result: Mapping[str, Any], actions: Sequence[Mapping[str, Any]],
+    house_lines: Mapping[str, int], ledger_transaction: int | None, chain: Mapping[str, Any],
+) -> dict[str, Any]:
+    """The record as :func:`record_body` assembles it before its JSON round trip: it shares the
+    inputs' objects (the engine's state and result), so it is for sealing at once, not keeping.
+
+    When every mapping in it has string keys only (what the engines keep; a caller can check
+    it cheaply, e.g. with a serialiser that refuses other keys), ``seal(record_parts(...))`` is
+    ``seal(record_body(...))``: the round trip then changes no text, since canonical JSON sorts
+    keys as the strings a reader gets back. Otherwise seal ``json_round_trip`` of it."""
+    return {
         "format": FORMAT,
         "game": game,
         **engine_for(game).record_part(state),
@@ -90,8 +111,6 @@ def record_body(
         "ledger_transaction": ledger_transaction,
         "chain": {"seq": chain["seq"], "prev": chain.get("prev") or GENESIS},
     }
-    fresh: dict[str, Any] = json_round_trip(body)  # a fresh copy: nothing of the inputs is shared or mutated
-    return fresh
 
 
 def json_round_trip(value: Any) -> Any:
