@@ -117,7 +117,10 @@ def _flows_sql(pair_filter: str = "") -> str:
     return f"""
         WITH s AS (
             SELECT rs.record_id, rs.user_id, rs.coins,
-                   SUM(CASE WHEN rs.coins > 0 THEN rs.coins ELSE 0 END) OVER (PARTITION BY rs.record_id) AS won
+                   -- a whole number: PostgreSQL's SUM of bigints is numeric, which made the
+                   -- flows below fractions where they are whole coins, rounded down
+                   CAST(SUM(CASE WHEN rs.coins > 0 THEN rs.coins ELSE 0 END)
+                        OVER (PARTITION BY rs.record_id) AS BIGINT) AS won
             FROM {seat} rs JOIN {record} r ON r.id = rs.record_id
             WHERE r.finished_at >= %s
         )
