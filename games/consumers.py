@@ -59,11 +59,16 @@ class TableConsumer(LocalizedWebsocketConsumer):
     slot: bool = False  # this connection holds one of the user's connection slots
     slot_refreshed: float = 0.0
     counted: bool = False  # this connection was accepted and counts as open
+    _authenticated: bool = False
+    user_id: int | None = None  # the signed-in user's id, None for an anonymous spectator
 
     async def connect(self) -> None:
         register_loop(asyncio.get_running_loop())
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
+        # Read once: the scope's user is a lazy object, slow to ask on every frame.
+        self._authenticated = bool(self.user is not None and self.user.is_authenticated)
+        self.user_id = self.user.pk if self._authenticated else None
         self.bucket = TokenBucket(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST)
         self.version = -1  # the newest state version sent on this connection
         self.away = False  # the last frame sent showed this player's seat away
@@ -77,8 +82,8 @@ class TableConsumer(LocalizedWebsocketConsumer):
             await self._too_many_connections()
             return
         await self.channel_layer.group_add(broadcast.table_group(self.table_id), self.channel_name)
-        if self._authenticated:
-            await self.channel_layer.group_add(broadcast.user_group(self.user.pk), self.channel_name)
+        if self.user_id is not None:
+            await self.channel_layer.group_add(broadcast.user_group(self.user_id), self.channel_name)
             # a new connection may be a seat marked away coming back: its seat is looked at once
             await database_sync_to_async(_heartbeat, thread_sensitive=False)(self.table_id, self.user, True)
         await self._send_snapshot()
@@ -89,21 +94,18 @@ class TableConsumer(LocalizedWebsocketConsumer):
             metrics.socket_closed("table")
         if not hasattr(self, "table_id"):
             return
-        if self.slot:
+        if self.slot and self.user_id is not None:
             self.slot = False
-            await sync_to_async(_slot_release, thread_sensitive=False)(self.user.pk, self.channel_name)
+            await sync_to_async(_slot_release, thread_sensitive=False)(self.user_id, self.channel_name)
         await self.channel_layer.group_discard(broadcast.table_group(self.table_id), self.channel_name)
-        if self._authenticated:
-            await self.channel_layer.group_discard(broadcast.user_group(self.user.pk), self.channel_name)
-
-    @property
-    def _authenticated(self) -> bool:
-        return bool(self.user is not None and self.user.is_authenticated)
+        if self.user_id is not None:
+            await self.channel_layer.group_discard(broadcast.user_group(self.user_id), self.channel_name)
 
     # --- the per-user connection limit ---------------------------------------------------------
     async def _claim_slot(self) -> bool:
         """Claim (or refresh) this connection's slot among the user's open connections."""
-        self.slot = await sync_to_async(_slot_claim, thread_sensitive=False)(self.user.pk, self.channel_name)
+        assert self.user_id is not None, "only a signed-in user's connection holds a slot"
+        self.slot = await sync_to_async(_slot_claim, thread_sensitive=False)(self.user_id, self.channel_name)
         self.slot_refreshed = time.monotonic()
         return self.slot
 
@@ -187,8 +189,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await self._send({"type": "ack", "id": message.id, "for": message.type, **reply})
 
     async def _send_snapshot(self) -> None:
-        user_id = self.user.pk if self._authenticated else None
-        frame = await database_sync_to_async(frame_for, thread_sensitive=False)(self.table_id, user_id)
+        frame = await database_sync_to_async(frame_for, thread_sensitive=False)(self.table_id, self.user_id)
         await self._send_state(frame, force=True)
 
     async def _send_state(self, frame: dict[str, Any], force: bool = False) -> None:
@@ -198,7 +199,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
             return
         self.version = max(self.version, frame["version"])
         if self._authenticated:  # the seat marked away: the next heartbeat brings it back
-            self.away = any(s["user"] == self.user.pk and s["auto"] for s in frame.get("seats", ()))
+            self.away = any(s["user"] == self.user_id and s["auto"] for s in frame.get("seats", ()))
         await self._send(frame)
 
     async def _send(self, payload: dict[str, Any]) -> None:
@@ -235,9 +236,8 @@ class TableConsumer(LocalizedWebsocketConsumer):
             return
         text, away = event["public"], False
         if self._authenticated:
-            user_id = self.user.pk
             for user, own, seat_away in event["private"]:
-                if user == user_id:
+                if user == self.user_id:
                     text, away = own, seat_away
                     break
             self.away = away
