@@ -12,13 +12,12 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.logs import quiet_server_logs  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.websocket import SiteOriginValidator  # noqa: E402
+from config.websocket import websocket_application  # noqa: E402
 
 quiet_server_logs()
 if settings.CELERY_EMBEDDED_WORKER:
@@ -29,7 +28,7 @@ if settings.CELERY_EMBEDDED_WORKER:
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": websocket_application(websocket_urlpatterns),
     }
 )
 

@@ -18,17 +18,16 @@ def _free_port() -> int:
 def asgi_app() -> Any:
     """HTTP (static files from the finders) and the WebSocket routes as config.asgi serves them,
     without the embedded worker."""
-    from channels.auth import AuthMiddlewareStack
-    from channels.routing import ProtocolTypeRouter, URLRouter
+    from channels.routing import ProtocolTypeRouter
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
     from django.core.asgi import get_asgi_application
 
     from config.routing import websocket_urlpatterns
-    from config.websocket import SiteOriginValidator
+    from config.websocket import websocket_application
 
     return ProtocolTypeRouter({
         "http": ASGIStaticFilesHandler(get_asgi_application()),
-        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": websocket_application(websocket_urlpatterns),
     })
 
 
