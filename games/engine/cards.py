@@ -67,9 +67,14 @@ def check_distinct(cards: Iterable[int], *, field: str = "cards") -> None:
         seen.add(c)
 
 
+#: Every card's text, by card: views write each seat's cards on every frame.
+_NAMES: tuple[str, ...] = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in DECK)
+
+
 def card_str(card: int) -> str:
-    return RANKS[card >> 2] + SUITS[card & 3]
+    return _NAMES[card]
 
 
 def cards_str(cards: Sequence[int]) -> list[str]:
-    return [card_str(c) for c in cards]
+    names = _NAMES
+    return [names[c] for c in cards]

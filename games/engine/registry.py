@@ -27,8 +27,13 @@ from games.engine.protocol import GameEngine
 GAMES: tuple[str, ...] = ("thirteen", "thirteen_trio", "samgong")
 
 
+_loaded: dict[str, GameEngine] = {}
+
+
 def engine_for(game: object) -> GameEngine:
     """The engine package of ``game`` (one of :data:`GAMES`); :class:`EngineError` for anything else."""
+    if isinstance(game, str) and game in _loaded:  # the live path asks several times a frame
+        return _loaded[game]
     if not isinstance(game, str) or game not in GAMES:
         raise EngineError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
     try:
@@ -37,7 +42,8 @@ def engine_for(game: object) -> GameEngine:
         if exc.name != f"games.engine.{game}":
             raise
         raise EngineError(f"game {game!r} is not available in this installation") from exc
-    return cast(GameEngine, module)
+    _loaded[game] = cast(GameEngine, module)
+    return _loaded[game]
 
 
 def games() -> tuple[GameEngine, ...]:
