@@ -110,9 +110,11 @@ def _is_in_memory(layer: Any) -> bool:
 def _direct_publisher(layer: Any) -> tuple[Any, str, bool] | None:
     """A plain Redis client for the pub/sub layer's one Redis, the layer's channel prefix and
     whether that Redis is ``settings.REDIS_URL``; None for any other layer (or several hosts)."""
-    if type(layer).__name__ != "RedisPubSubChannelLayer":
-        return None
+    from channels_redis.pubsub import RedisPubSubChannelLayer  # type: ignore[import-untyped]
     from channels_redis.utils import decode_hosts  # type: ignore[import-untyped]
+
+    if not isinstance(layer, RedisPubSubChannelLayer):
+        return None
 
     args, kwargs = getattr(layer, "_args", ()), getattr(layer, "_kwargs", {})
     hosts = decode_hosts(kwargs.get("hosts", args[0] if args else None))

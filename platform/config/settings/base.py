@@ -155,8 +155,9 @@ EMBEDDED = not REDIS_URL
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # Pub/sub delivers a group message to every server at once (no polling of lists).
-            "BACKEND": env.str("CHANNEL_LAYER_BACKEND", default="channels_redis.pubsub.RedisPubSubChannelLayer"),
+            # Pub/sub delivers a group message to every server at once (no polling of lists):
+            # channels_redis's pub/sub layer, its subscriptions read leaner (config/channel_layer.py).
+            "BACKEND": env.str("CHANNEL_LAYER_BACKEND", default="config.channel_layer.RedisPubSubChannelLayer"),
             # The parser: redis-py's, less a debug line built for every message (config/redis_parsers.py).
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "parser_class": PubSubParser}],

@@ -43,7 +43,8 @@ def _start(port: int) -> subprocess.Popen[bytes]:
     raise RuntimeError("redis-server did not start")
 
 
-@pytest.fixture(params=["channels_redis.pubsub.RedisPubSubChannelLayer", "channels_redis.core.RedisChannelLayer"])
+@pytest.fixture(params=["config.channel_layer.RedisPubSubChannelLayer", "channels_redis.pubsub.RedisPubSubChannelLayer",
+                        "channels_redis.core.RedisChannelLayer"])
 def private_layer(settings: pytest.FixtureRequest, request: pytest.FixtureRequest) -> Iterator[int]:
     port = _free_port()
     server = _start(port)
