@@ -21,6 +21,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -48,8 +49,9 @@ async def _measure(messages: int, size: int) -> dict[str, float]:
     channels = [await layer.new_channel() for _ in range(2)]
     for channel in channels:
         await layer.group_add("bench.table", channel)
-    path = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-channel-layer-{os.getpid()}.bin"
-    path.write_bytes(layer.serialize({"type": "table.frames", "public": "x" * size}))
+    with tempfile.NamedTemporaryFile(suffix=".bin", delete=False) as file:
+        file.write(layer.serialize({"type": "table.frames", "public": "x" * size}))
+    path = Path(file.name)
     received = 0
 
     async def drain(channel: str) -> None:
