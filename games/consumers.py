@@ -85,7 +85,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
         if self.user_id is not None:
             await self.channel_layer.group_add(broadcast.user_group(self.user_id), self.channel_name)
             # a new connection may be a seat marked away coming back: its seat is looked at once
-            await database_sync_to_async(_heartbeat, thread_sensitive=False)(self.table_id, self.user, True)
+            await _heartbeat(self.table_id, self.user, True)
         await self._send_snapshot()
 
     async def disconnect(self, code: int) -> None:
@@ -105,7 +105,9 @@ class TableConsumer(LocalizedWebsocketConsumer):
     async def _claim_slot(self) -> bool:
         """Claim (or refresh) this connection's slot among the user's open connections."""
         assert self.user_id is not None, "only a signed-in user's connection holds a slot"
-        self.slot = await sync_to_async(_slot_claim, thread_sensitive=False)(self.user_id, self.channel_name)
+        from games.services.limits import connection_claim_async
+
+        self.slot = await connection_claim_async(user_id=self.user_id, channel=self.channel_name)
         self.slot_refreshed = time.monotonic()
         return self.slot
 
@@ -156,7 +158,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
             return
         if message.type == "ping":
             user = self.user if self._authenticated else None
-            version = await database_sync_to_async(_heartbeat, thread_sensitive=False)(self.table_id, user, self.away)
+            version = await _heartbeat(self.table_id, user, self.away)
             await self._send({"type": "pong", "t": time.time(), "version": version})
             return
         if message.type == "sync":
@@ -257,25 +259,20 @@ def _table_exists(table_id: int) -> bool:
     return Table.objects.filter(pk=table_id).exists()
 
 
-def _heartbeat(table_id: int, user: Any, away: bool) -> int | None:
+async def _heartbeat(table_id: int, user: Any, away: bool) -> int | None:
     """Record a player's heartbeat (games/presence.py; ``away``: the seat came back); the newest
     version broadcast for the table, which a client that has not seen it asks for
-    (docs/PROTOCOL.md "Client obligations")."""
-    from games.sent import sent_versions
-    from games.services.presence import seat_heartbeat
+    (docs/PROTOCOL.md "Client obligations"). On the event loop: a thread only when the
+    database must hear of it."""
+    from games.presence import sent_version_async
+    from games.services.presence import seat_heartbeat_async
 
     if user is not None:
-        return seat_heartbeat(table_id=table_id, user=user, away=away)
+        return await seat_heartbeat_async(table_id=table_id, user=user, away=away)
     try:
-        return sent_versions([table_id]).get(table_id)
+        return await sent_version_async(table_id)
     except Exception:  # noqa: BLE001 - a pong never fails for its bookkeeping
         return None
-
-
-def _slot_claim(user_id: int, channel: str) -> bool:
-    from games.services.limits import connection_claim
-
-    return connection_claim(user_id=user_id, channel=channel)
 
 
 def _slot_release(user_id: int, channel: str) -> None:

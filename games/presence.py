@@ -5,7 +5,9 @@ presence and the watchdog").
 
 A heartbeat is one round trip to Redis: its time is set, the time it replaces comes back (none:
 the first heartbeat on record) and, in the same pipeline, the table's last broadcast version
-(``games.sent``) that the pong carries. Times are stored as plain numbers.
+(``games.sent``) that the pong carries. Times are stored as plain numbers. The consumer sends it
+from its event loop (``presence_beat_async``): a hop to a thread and back cost a server more than
+the round trip itself (``config.loop_redis``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 from django.conf import settings
 
+from config.loop_redis import loop_client
 from games import sent
 
 #: How long a heartbeat stays on record (far beyond any window that reads it).
@@ -54,19 +57,30 @@ class _Local:
         with self.lock:
             self.seen.clear()
 
+    async def abeat(self, key: str, at: float, table_id: int) -> tuple[float | None, int | None]:
+        return self.beat(key, at, table_id)  # memory only: nothing to wait for
+
+    async def aversion(self, table_id: int) -> int | None:
+        return sent.sent_versions([table_id]).get(table_id)
+
 
 class _Redis:
     def __init__(self, url: str) -> None:
         import redis
 
+        self.url = url
         self.client: Any = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
 
     def beat(self, key: str, at: float, table_id: int) -> tuple[float | None, int | None]:
-        pipe = self.client.pipeline(transaction=False)
-        pipe.set(key, repr(at), ex=PRESENCE_TTL, get=True)
-        pipe.zscore(sent.KEY, str(table_id))
-        last, version = pipe.execute()
-        return (None if last is None else float(last)), (None if version is None else int(version))
+        return _beat_result(_beat_on(self.client.pipeline(transaction=False), key, at, table_id).execute())
+
+    async def abeat(self, key: str, at: float, table_id: int) -> tuple[float | None, int | None]:
+        pipe = _beat_on(loop_client(self.url).pipeline(transaction=False), key, at, table_id)
+        return _beat_result(await pipe.execute())
+
+    async def aversion(self, table_id: int) -> int | None:
+        version = await loop_client(self.url).zscore(sent.KEY, str(table_id))
+        return None if version is None else int(version)
 
     def read(self, keys: list[str]) -> list[float | None]:
         return [None if v is None else float(v) for v in self.client.mget(keys)]
@@ -83,6 +97,17 @@ class _Redis:
             self.client.delete(*keys)
 
 
+def _beat_on(pipe: Any, key: str, at: float, table_id: int) -> Any:
+    pipe.set(key, repr(at), ex=PRESENCE_TTL, get=True)
+    pipe.zscore(sent.KEY, str(table_id))
+    return pipe
+
+
+def _beat_result(replies: list[Any]) -> tuple[float | None, int | None]:
+    last, version = replies
+    return (None if last is None else float(last)), (None if version is None else int(version))
+
+
 @cache
 def _store() -> _Local | _Redis:
     return _Redis(settings.REDIS_URL) if settings.REDIS_URL else _Local()
@@ -93,6 +118,17 @@ def presence_beat(table_id: int, user_id: int) -> tuple[bool, int | None]:
     broadcast version (None if unknown)."""
     last, version = _store().beat(presence_key(table_id, user_id), time.time(), table_id)
     return last is None, version
+
+
+async def presence_beat_async(table_id: int, user_id: int) -> tuple[bool, int | None]:
+    """:func:`presence_beat` on the running event loop, without a thread."""
+    last, version = await _store().abeat(presence_key(table_id, user_id), time.time(), table_id)
+    return last is None, version
+
+
+async def sent_version_async(table_id: int) -> int | None:
+    """The table's last broadcast version (``games.sent``), read on the running event loop."""
+    return await _store().aversion(table_id)
 
 
 def presence_read(seats: Iterable[SeatKey]) -> dict[SeatKey, float]:

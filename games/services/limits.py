@@ -14,6 +14,7 @@ stop it (a Redis restart is an outage the tables ride out, docs/ARCHITECTURE.md)
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
@@ -22,6 +23,8 @@ from functools import cache
 from typing import Any
 
 from django.conf import settings
+
+from config.loop_redis import loop_client
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +37,7 @@ if redis.call('ZSCORE', KEYS[1], ARGV[4]) or redis.call('ZCARD', KEYS[1]) < tonu
 end
 return 0
 """
+_CLAIM_SHA = hashlib.sha1(_CLAIM.encode()).hexdigest()  # noqa: S324 - Redis names a script by its SHA-1
 
 _WINDOW = """
 local n = redis.call('INCR', KEYS[1])
@@ -61,6 +65,9 @@ class _Local:
             slots[channel] = now + ttl
             self.slots[user_id] = slots
             return True
+
+    async def aclaim(self, user_id: int, channel: str, limit: int, ttl: float) -> bool:
+        return self.claim(user_id, channel, limit, ttl)  # memory only: nothing to wait for
 
     def release(self, user_id: int, channel: str) -> None:
         with self.lock:
@@ -96,6 +103,7 @@ class _Redis:
     def __init__(self, url: str) -> None:
         import redis
 
+        self.url = url
         self.errors: tuple[type[Exception], ...] = (redis.exceptions.RedisError, OSError)
         self.client: Any = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
         self.claim_script = self.client.register_script(_CLAIM)
@@ -113,6 +121,23 @@ class _Redis:
         key = _key(f"ws:{user_id}")
         args: list[str | float] = [now, now + ttl, limit, channel, int(ttl) + 1]
         return bool(self._allowing(lambda: self.claim_script(keys=[key], args=args), True))
+
+    async def aclaim(self, user_id: int, channel: str, limit: int, ttl: float) -> bool:
+        """:meth:`claim` awaited on the running event loop (``config.loop_redis``)."""
+        import redis
+
+        now = time.time()
+        key = _key(f"ws:{user_id}")
+        args: list[str | float] = [now, now + ttl, limit, channel, int(ttl) + 1]
+        client = loop_client(self.url, timeout=1)
+        try:
+            try:
+                return bool(await client.evalsha(_CLAIM_SHA, 1, key, *args))
+            except redis.exceptions.NoScriptError:  # a Redis that has not seen it (or restarted)
+                return bool(await client.eval(_CLAIM, 1, key, *args))
+        except self.errors as exc:
+            log.warning("per-user limits: Redis unreachable (%s); allowing", type(exc).__name__)
+            return True
 
     def release(self, user_id: int, channel: str) -> None:
         self._allowing(lambda: self.client.zrem(_key(f"ws:{user_id}"), channel), None)
@@ -149,6 +174,15 @@ def connection_claim(*, user_id: int, channel: str) -> bool:
     if not _on():
         return True
     return _store().claim(user_id, channel, settings.GAMES_WS_CONNECTIONS_PER_USER, settings.GAMES_WS_SLOT_TTL)
+
+
+async def connection_claim_async(*, user_id: int, channel: str) -> bool:
+    """:func:`connection_claim` from an event loop, without a thread."""
+    if not _on():
+        return True
+    return await _store().aclaim(
+        user_id, channel, settings.GAMES_WS_CONNECTIONS_PER_USER, settings.GAMES_WS_SLOT_TTL
+    )
 
 
 def connection_release(*, user_id: int, channel: str) -> None:

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.presence import presence_beat, presence_read
+from games.presence import presence_beat, presence_beat_async, presence_read
 from games.services.hands import hand_player_back, hand_player_left
 from games.services.store import table_lock, table_touch
 from tables.models import Seat
@@ -30,6 +30,17 @@ def seat_heartbeat(*, table_id: int, user: User, away: bool = False) -> int | No
     first, version = presence_beat(table_id, user.pk)
     if first or away:
         _changed(table_id, user, first)
+    return version
+
+
+async def seat_heartbeat_async(*, table_id: int, user: User, away: bool = False) -> int | None:
+    """:func:`seat_heartbeat` from an event loop: the Redis round trip on the loop, a thread only
+    for the database, when something may have changed."""
+    first, version = await presence_beat_async(table_id, user.pk)
+    if first or away:
+        from channels.db import database_sync_to_async
+
+        await database_sync_to_async(_changed, thread_sensitive=False)(table_id, user, first)
     return version
 
 

@@ -131,3 +131,31 @@ def test_while_redis_is_down_every_limit_allows_and_nothing_raises(caplog):
     down.lock_drop("busy:hint:1")
     assert time.monotonic() - started < 10
     assert "Redis unreachable" in caplog.text
+
+
+@pytest.mark.asyncio
+async def test_while_redis_is_down_a_slot_claimed_from_the_event_loop_is_allowed(caplog):
+    down = limits._Redis("redis://127.0.0.1:1/0")
+    started = time.monotonic()
+    assert await down.aclaim(1, "chan", limit=1, ttl=30) is True
+    assert await down.aclaim(1, "other", limit=1, ttl=30) is True
+    assert time.monotonic() - started < 10
+    assert "Redis unreachable" in caplog.text
+
+
+@pytest.mark.asyncio
+async def test_a_slot_claimed_from_the_event_loop_counts_with_the_threads_claims(settings):
+    """The consumer claims from its loop (``aclaim``), the tests and a refresh from a thread
+    (``claim``): one count either way, and a Redis that lost the script is given it again."""
+    store = limits._store()
+    user = 900_000 + int(time.time()) % 100_000
+    assert await db(store.claim)(user, "a", 2, 30)
+    assert await store.aclaim(user, "b", 2, 30)
+    assert await store.aclaim(user, "c", 2, 30) is False
+    if isinstance(store, limits._Redis):
+        await db(store.client.script_flush)()
+    assert await store.aclaim(user, "a", 2, 30)  # a refresh of a counted one
+    await db(store.release)(user, "a")
+    assert await store.aclaim(user, "c", 2, 30)
+    await db(store.release)(user, "b")
+    await db(store.release)(user, "c")

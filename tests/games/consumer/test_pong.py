@@ -1,15 +1,19 @@
 """A pong tells the client the newest table version broadcast, so a client whose frame was
-lost on its way asks for the snapshot (docs/PROTOCOL.md "Client obligations")."""
+lost on its way asks for the snapshot (docs/PROTOCOL.md "Client obligations"); a ping is the
+connection's heartbeat."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from games.broadcast import broadcast_table
+from games.presence import presence_read
 from games.sent import sent_reset
-from tables.models import Table
+from games.services.presence import seat_disconnected
+from tables.models import Seat, Table
 from tests.games.live.helpers import WsPlayer, db
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -42,3 +46,26 @@ async def test_a_pong_carries_the_newest_version_broadcast(funded: Any, table_fo
     assert pong["version"] == frame["version"] + 1
     for p in (watcher, player):
         await p.close()
+
+
+async def test_a_ping_puts_the_heartbeat_on_record_and_brings_an_away_seat_back(funded: Any, table_for: Any) -> None:
+    """The heartbeat goes to Redis from the server's event loop; the database hears of it only
+    when the seat was away (docs/ARCHITECTURE.md "Timers, presence and the watchdog")."""
+    table = await db(table_for)("thirteen")
+    ann = await db(funded)()
+    player = await WsPlayer(table.pk, ann).connect()
+    assert (await player.request({"type": "join", "buy_in": table.stake_level.min_buy_in}))["type"] == "ack"
+    await player.next("state")
+    before = (await db(presence_read)([(table.pk, ann.pk)]))[(table.pk, ann.pk)]
+    await _pong(player)
+    after = (await db(presence_read)([(table.pk, ann.pk)]))[(table.pk, ann.pk)]
+    assert after > before
+
+    assert await db(seat_disconnected)(table_id=table.pk, user_id=ann.pk, before=timezone.now())
+    away = await player.next("state", where=lambda f: any(s["user"] == ann.pk and s["auto"] for s in f["seats"]))
+    await _pong(player)  # the connection's last frame showed the seat away: this ping brings it back
+    back = await player.next("state", where=lambda f: f["version"] > away["version"])
+    assert not next(s for s in back["seats"] if s["user"] == ann.pk)["auto"]
+    assert not await db(Seat.objects.filter(table=table, user=ann, disconnected=True).exists)()
+    await player.close()
+

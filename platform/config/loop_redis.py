@@ -1,0 +1,47 @@
+"""Redis from an event loop: one ``redis.asyncio`` client per event loop and URL.
+
+A server's frequent small calls (a heartbeat's presence, a connection's slot) are cheaper as
+one round trip awaited on the loop than as a hop to a thread that blocks on the same round trip
+and a hop back (bench/README.md "Heartbeats"). An asyncio client belongs to the loop it
+connected on, so each loop gets its own; its connections close as the loop closes (a server's
+loop lives as long as the process, a test's ends with the test).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from typing import Any
+
+_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def loop_client(url: str, *, timeout: float = 2.0) -> Any:
+    """The running loop's client of the Redis at ``url``."""
+    loop = asyncio.get_running_loop()
+    clients = _clients.get(loop)
+    if clients is None:
+        clients = _clients[loop] = {}
+        _close_with_loop(loop, clients)
+    client = clients.get(url)
+    if client is None:
+        import redis.asyncio
+
+        client = clients[url] = redis.asyncio.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=timeout)
+    return client
+
+
+def _close_with_loop(loop: asyncio.AbstractEventLoop, clients: dict[str, Any]) -> None:
+    close = loop.close
+
+    def close_clients_then_loop() -> None:
+        if not loop.is_closed() and not loop.is_running():
+            for client in clients.values():
+                try:
+                    loop.run_until_complete(client.aclose())
+                except Exception:  # noqa: BLE001, S110 - a connection that cannot close goes with its loop
+                    pass
+        clients.clear()
+        close()
+
+    loop.close = close_clients_then_loop  # type: ignore[method-assign]
