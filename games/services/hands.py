@@ -188,7 +188,7 @@ def _deal(table: Table, seats: list[Seat], stacks: list[int], carry: dict[str, A
     table_save(table, ("hands_played", "current_hand"))
     if presence_matters(level.game):
         _sync_presence(hand, seats)
-    _leavers_check(table, hand)  # a set's leavers are dealt in too: nobody may be left to wait for
+    hand_leavers_check(table, hand)  # a set's leavers are dealt in too: nobody may be left to wait for
     table_touch(table)
     hand_timer_arm(hand)
     transaction.on_commit(lambda: metrics.hand_dealt(level.game), robust=True)
@@ -293,7 +293,7 @@ def _leavers_played(table: Table, hand: Hand, state: dict[str, Any]) -> dict[str
     return state
 
 
-def _leavers_check(table: Table, hand: Hand) -> bool:
+def hand_leavers_check(table: Table, hand: Hand) -> bool:
     """End the hand's phase if it waits only on leavers; whether it did (and saved the hand)."""
     state = _leavers_played(table, hand, hand.state)
     if state is hand.state:
@@ -376,43 +376,4 @@ def hand_void(*, hand_id: int, reason: str) -> bool:
     hand_void_settle(table=table, hand=hand, reason=reason)
     table_touch(table)  # queued first: the voided hand goes out before the next deal's
     hand_next_after_commit(table)
-    return True
-
-
-# --- presence --------------------------------------------------------------------------------
-
-def hand_player_left(*, table: Table, user: User, leaving: bool = False) -> None:
-    """A dealt-in player disconnected or (``leaving``) left the table (``table`` locked by
-    ``store.table_lock``): the engine is told where presence matters, and a phase left waiting
-    only on players who have left ends at once."""
-    hand = hand_active_locked(table)
-    if hand is None or hand.seat_of(user.pk) is None:
-        return
-    if leaving and user.pk not in hand.leavers:
-        hand.leavers = [*hand.leavers, user.pk]
-    if _engine_presence(table, hand, user, {"type": "disconnect"}):
-        return  # the engine's advance has ended such a phase, and saved the hand
-    if not _leavers_check(table, hand) and leaving:
-        hand_save(hand, ("leavers",))
-
-
-def hand_player_back(*, table: Table, user: User) -> None:
-    hand = hand_active_locked(table)
-    if hand is not None:
-        _engine_presence(table, hand, user, {"type": "reconnect"})
-
-
-def _engine_presence(table: Table, hand: Hand, user: User, action: dict[str, Any]) -> bool:
-    """Tell the engine (where presence matters); whether it took the news."""
-    if not presence_matters(table.stake_level.game):
-        return False  # the rules do not depend on disconnections: the timer auto-plays
-    seat = hand.seat_of(user.pk)
-    if seat is None:
-        return False
-    try:
-        state, _events = engine(hand.game).apply(hand.state, seat, action, now=time.time())
-    except EngineError:
-        return False  # nothing to record in this phase (e.g. already disconnected, or the game is over)
-    action_log(hand, seat=seat, user=user, action=action, client_id=None, auto=True)
-    hand_advance(table, hand, state)
     return True

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.presence import presence_beat, presence_beat_async, presence_read
-from games.services.hands import hand_player_back, hand_player_left
+from games.services.hand_presence import hand_player_back, hand_player_left
 from games.services.store import table_lock, table_touch
 from tables.models import Seat
 

@@ -16,7 +16,8 @@ from accounts.models import User
 from games.adapters import presence_matters, set_running
 from games.presence import presence_start
 from games.services.errors import NotSeated, PlayError, TableFull
-from games.services.hands import hand_player_left, hand_start_after_commit
+from games.services.hand_presence import hand_player_left
+from games.services.hands import hand_start_after_commit
 from games.services.settlement import seat_remove
 from games.services.store import hand_active_locked, seats_locked, table_lock, table_touch
 from responsible.services import stake_check

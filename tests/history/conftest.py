@@ -21,7 +21,8 @@ from games.adapters import engine
 from games.engine.cards import cards_str
 from games.models import Hand
 from games.services import hands as hands_service
-from games.services.hands import hand_act, hand_expire, hand_player_back, hand_player_left, hand_start_if_ready
+from games.services.hand_presence import hand_player_back, hand_player_left
+from games.services.hands import hand_act, hand_expire, hand_start_if_ready
 from games.services.seating import seat_join
 from games.services.store import table_lock
 from history.models import HandRecord
