@@ -31,10 +31,11 @@ PORT = 8031
 HZ = os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds(pid: int, system_only: bool = False) -> float:
-    """User + system CPU of a process, every thread (``system_only``: the kernel's part)."""
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU seconds of a process, every thread: user + system, and system (the kernel's part)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (0 if system_only else int(fields[11])) / HZ + int(fields[12]) / HZ
+    user, system = int(fields[11]) / HZ, int(fields[12]) / HZ
+    return user + system, system
 
 
 def thread_cpu(pid: int) -> dict[str, float]:
@@ -99,17 +100,17 @@ async def measure(server: int, seats: list[tuple[int, str]], seconds: float, eve
     sent: dict[int, float] = {}
     readers = [asyncio.create_task(reader(ws, pongs, sent)) for ws in sockets]
     await asyncio.sleep(3)  # the snapshots sent on connecting, the first heartbeats' reads
-    before = cpu_seconds(server)
+    before = cpu_seconds(server)[0]
     await asyncio.sleep(seconds)
-    silent = cpu_seconds(server) - before
+    silent = cpu_seconds(server)[0] - before
     pongs.clear()
     until = time.perf_counter() + seconds
-    before, system_before, threads = cpu_seconds(server), cpu_seconds(server, system_only=True), thread_cpu(server)
+    (before, system_before), threads = cpu_seconds(server), thread_cpu(server)
     n = len(sockets)
     await asyncio.gather(*(pinger(ws, every * i / n, every, until, sent) for i, ws in enumerate(sockets)))
     await asyncio.sleep(0.5)  # the last pongs
-    pinging = cpu_seconds(server) - before
-    system = cpu_seconds(server, system_only=True) - system_before
+    total, system_total = cpu_seconds(server)
+    pinging, system = total - before, system_total - system_before
     loop_thread = thread_cpu(server).get(str(server), 0.0) - threads.get(str(server), 0.0)
     wall = seconds + 0.5
     for task in readers:

@@ -264,7 +264,7 @@ async def _heartbeat(table_id: int, user: Any, away: bool) -> int | None:
     version broadcast for the table, which a client that has not seen it asks for
     (docs/PROTOCOL.md "Client obligations"). On the event loop: a thread only when the
     database must hear of it."""
-    from games.presence import sent_version_async
+    from games.sent import sent_version_async
     from games.services.presence import seat_heartbeat_async
 
     if user is not None:

@@ -60,9 +60,6 @@ class _Local:
     async def abeat(self, key: str, at: float, table_id: int) -> tuple[float | None, int | None]:
         return self.beat(key, at, table_id)  # memory only: nothing to wait for
 
-    async def aversion(self, table_id: int) -> int | None:
-        return sent.sent_versions([table_id]).get(table_id)
-
 
 class _Redis:
     def __init__(self, url: str) -> None:
@@ -77,10 +74,6 @@ class _Redis:
     async def abeat(self, key: str, at: float, table_id: int) -> tuple[float | None, int | None]:
         pipe = _beat_on(loop_client(self.url).pipeline(transaction=False), key, at, table_id)
         return _beat_result(await pipe.execute())
-
-    async def aversion(self, table_id: int) -> int | None:
-        version = await loop_client(self.url).zscore(sent.KEY, str(table_id))
-        return None if version is None else int(version)
 
     def read(self, keys: list[str]) -> list[float | None]:
         return [None if v is None else float(v) for v in self.client.mget(keys)]
@@ -124,11 +117,6 @@ async def presence_beat_async(table_id: int, user_id: int) -> tuple[bool, int | 
     """:func:`presence_beat` on the running event loop, without a thread."""
     last, version = await _store().abeat(presence_key(table_id, user_id), time.time(), table_id)
     return last is None, version
-
-
-async def sent_version_async(table_id: int) -> int | None:
-    """The table's last broadcast version (``games.sent``), read on the running event loop."""
-    return await _store().aversion(table_id)
 
 
 def presence_read(seats: Iterable[SeatKey]) -> dict[SeatKey, float]:

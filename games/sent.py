@@ -17,6 +17,8 @@ from typing import Any
 
 from django.conf import settings
 
+from config.loop_redis import loop_client
+
 log = logging.getLogger(__name__)
 
 KEY = "games:broadcast:versions"
@@ -39,11 +41,15 @@ class _Local:
         with self.lock:
             self.versions.clear()
 
+    async def aread_one(self, table_id: int) -> int | None:
+        return self.read([table_id]).get(table_id)  # memory only: nothing to wait for
+
 
 class _Redis:
     def __init__(self, url: str) -> None:
         import redis
 
+        self.url = url
         self.client: Any = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
 
     def mark(self, table_id: int, version: int) -> None:
@@ -54,6 +60,10 @@ class _Redis:
             return {}
         scores = self.client.zmscore(KEY, [str(t) for t in table_ids])
         return {t: int(s) for t, s in zip(table_ids, scores, strict=True) if s is not None}
+
+    async def aread_one(self, table_id: int) -> int | None:
+        version = await loop_client(self.url, timeout=1).zscore(KEY, str(table_id))
+        return None if version is None else int(version)
 
     def reset(self) -> None:
         self.client.delete(KEY)
@@ -81,6 +91,12 @@ def sent_mark_on(pipe: Any, table_id: int, version: int) -> None:
 def sent_versions(table_ids: list[int]) -> dict[int, int]:
     """The last version broadcast of each table known here (tables never broadcast are absent)."""
     return _store().read(table_ids)
+
+
+async def sent_version_async(table_id: int) -> int | None:
+    """The last version of the table broadcast (None if never), read on the running event loop
+    (``config.loop_redis``), as a spectator's pong carries it."""
+    return await _store().aread_one(table_id)
 
 
 def sent_reset() -> None:

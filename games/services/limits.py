@@ -113,22 +113,17 @@ class _Redis:
         try:
             return call()
         except self.errors as exc:
-            log.warning("per-user limits: Redis unreachable (%s); allowing", type(exc).__name__)
-            return allowed
+            return _unreachable(exc, allowed)
 
     def claim(self, user_id: int, channel: str, limit: int, ttl: float) -> bool:
-        now = time.time()
-        key = _key(f"ws:{user_id}")
-        args: list[str | float] = [now, now + ttl, limit, channel, int(ttl) + 1]
+        key, args = _claim_call(user_id, channel, limit, ttl)
         return bool(self._allowing(lambda: self.claim_script(keys=[key], args=args), True))
 
     async def aclaim(self, user_id: int, channel: str, limit: int, ttl: float) -> bool:
         """:meth:`claim` awaited on the running event loop (``config.loop_redis``)."""
         import redis
 
-        now = time.time()
-        key = _key(f"ws:{user_id}")
-        args: list[str | float] = [now, now + ttl, limit, channel, int(ttl) + 1]
+        key, args = _claim_call(user_id, channel, limit, ttl)
         client = loop_client(self.url, timeout=1)
         try:
             try:
@@ -136,8 +131,7 @@ class _Redis:
             except redis.exceptions.NoScriptError:  # a Redis that has not seen it (or restarted)
                 return bool(await client.eval(_CLAIM, 1, key, *args))
         except self.errors as exc:
-            log.warning("per-user limits: Redis unreachable (%s); allowing", type(exc).__name__)
-            return True
+            return bool(_unreachable(exc, True))
 
     def release(self, user_id: int, channel: str) -> None:
         self._allowing(lambda: self.client.zrem(_key(f"ws:{user_id}"), channel), None)
@@ -151,6 +145,17 @@ class _Redis:
 
     def lock_drop(self, key: str) -> None:
         self._allowing(lambda: self.client.delete(_key(key)), None)
+
+
+def _claim_call(user_id: int, channel: str, limit: int, ttl: float) -> tuple[str, list[str | float]]:
+    """The claim script's key and arguments (``_CLAIM``)."""
+    now = time.time()
+    return _key(f"ws:{user_id}"), [now, now + ttl, limit, channel, int(ttl) + 1]
+
+
+def _unreachable(exc: Exception, allowed: Any) -> Any:
+    log.warning("per-user limits: Redis unreachable (%s); allowing", type(exc).__name__)
+    return allowed
 
 
 def _key(name: str) -> str:

@@ -13,25 +13,30 @@ import asyncio
 import weakref
 from typing import Any
 
-_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Any]] = weakref.WeakKeyDictionary()
+_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[str, float], Any]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def loop_client(url: str, *, timeout: float = 2.0) -> Any:
-    """The running loop's client of the Redis at ``url``."""
+    """The running loop's client of the Redis at ``url`` whose replies wait at most ``timeout``
+    seconds (one client per URL and timeout)."""
     loop = asyncio.get_running_loop()
     clients = _clients.get(loop)
     if clients is None:
         clients = _clients[loop] = {}
         _close_with_loop(loop, clients)
-    client = clients.get(url)
+    client = clients.get((url, timeout))
     if client is None:
         import redis.asyncio
 
-        client = clients[url] = redis.asyncio.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=timeout)
+        client = clients[url, timeout] = redis.asyncio.Redis.from_url(
+            url, socket_connect_timeout=1, socket_timeout=timeout
+        )
     return client
 
 
-def _close_with_loop(loop: asyncio.AbstractEventLoop, clients: dict[str, Any]) -> None:
+def _close_with_loop(loop: asyncio.AbstractEventLoop, clients: dict[tuple[str, float], Any]) -> None:
     close = loop.close
 
     def close_clients_then_loop() -> None:

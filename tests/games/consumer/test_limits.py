@@ -144,7 +144,7 @@ async def test_while_redis_is_down_a_slot_claimed_from_the_event_loop_is_allowed
 
 
 @pytest.mark.asyncio
-async def test_a_slot_claimed_from_the_event_loop_counts_with_the_threads_claims(settings):
+async def test_a_slot_claimed_from_the_event_loop_counts_with_the_threads_claims():
     """The consumer claims from its loop (``aclaim``), the tests and a refresh from a thread
     (``claim``): one count either way, and a Redis that lost the script is given it again."""
     store = limits._store()

@@ -68,4 +68,3 @@ async def test_a_ping_puts_the_heartbeat_on_record_and_brings_an_away_seat_back(
     assert not next(s for s in back["seats"] if s["user"] == ann.pk)["auto"]
     assert not await db(Seat.objects.filter(table=table, user=ann, disconnected=True).exists)()
     await player.close()
-
