@@ -14,11 +14,11 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils.translation import gettext as _
 
 from config import metrics
+from config.db_threads import in_db_thread
 from config.rows import json_text
 from config.websocket import LocalizedWebsocketConsumer
 from games import broadcast
@@ -72,7 +72,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
         self.bucket = TokenBucket(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST)
         self.version = -1  # the newest state version sent on this connection
         self.away = False  # the last frame sent showed this player's seat away
-        if not await database_sync_to_async(_table_exists)(self.table_id):
+        if not await in_db_thread(_table_exists, self.table_id):
             await self.close(code=CLOSE_NO_TABLE)
             return
         await self.accept()
@@ -176,11 +176,9 @@ class TableConsumer(LocalizedWebsocketConsumer):
             if message.type == "hint":
                 reply: dict[str, Any] = {"hints": await hints.hint_for(table_id=self.table_id, user=self.user)}
             else:
-                # Not thread-sensitive: requests at different tables run in parallel (each thread has
-                # its own pooled connection); the table row lock orders requests at one table.
-                reply = await database_sync_to_async(commands.dispatch, thread_sensitive=False)(
-                    self.table_id, self.user, message
-                )
+                # Requests at different tables run in parallel in the database threads (each thread
+                # has its own pooled connection); the table row lock orders requests at one table.
+                reply = await in_db_thread(commands.dispatch, self.table_id, self.user, message)
         except PlayError as exc:
             await self._error(message.id, exc.code, str(exc), retry_after=getattr(exc, "retry_after", None))
             return
@@ -191,7 +189,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await self._send({"type": "ack", "id": message.id, "for": message.type, **reply})
 
     async def _send_snapshot(self) -> None:
-        frame = await database_sync_to_async(frame_for, thread_sensitive=False)(self.table_id, self.user_id)
+        frame = await in_db_thread(frame_for, self.table_id, self.user_id)
         await self._send_state(frame, force=True)
 
     async def _send_state(self, frame: dict[str, Any], force: bool = False) -> None:
@@ -223,7 +221,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
         """Channels' dispatch, less its ``close_old_connections`` before every handler: that is a
         hop to the shared sync thread for each frame in or out (an eighth of a server's CPU under
         load, bench/README.md), and needless here, where every database call runs in
-        ``database_sync_to_async``, which closes stale connections in the thread that uses them."""
+        ``config.db_threads.in_db_thread``, which closes stale connections in the thread that uses them."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")

@@ -38,9 +38,9 @@ async def seat_heartbeat_async(*, table_id: int, user: User, away: bool = False)
     for the database, when something may have changed."""
     first, version = await presence_beat_async(table_id, user.pk)
     if first or away:
-        from channels.db import database_sync_to_async
+        from config.db_threads import in_db_thread
 
-        await database_sync_to_async(_changed, thread_sensitive=False)(table_id, user, first)
+        await in_db_thread(_changed, table_id, user, first)
     return version
 
 

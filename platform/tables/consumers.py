@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from channels.db import database_sync_to_async
 from django.utils.translation import gettext as _
 
 from config import metrics
+from config.db_threads import in_db_thread
 from config.websocket import LocalizedWebsocketConsumer
 
 #: The channel-layer group every lobby socket listens on.
@@ -35,7 +35,7 @@ class LobbyConsumer(LocalizedWebsocketConsumer):
         self.counted = True
         metrics.socket_opened("lobby")
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        tables = await database_sync_to_async(_tables)()
+        tables = await in_db_thread(_tables)
         await self.send(text_data=json.dumps({"type": "lobby", "tables": tables}))
 
     async def disconnect(self, code: int) -> None:

@@ -126,7 +126,7 @@ def _postgres_only(request: pytest.FixtureRequest) -> None:
     """Tests marked ``postgres`` (its triggers refuse DELETE too) skip on SQLite."""
     from django.conf import settings
 
-    on_postgres = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    on_postgres = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
     if request.node.get_closest_marker("postgres") and not on_postgres:
         pytest.skip("needs PostgreSQL: set DATABASE_URL=postgres://...")
 

@@ -15,7 +15,7 @@ _keys = itertools.count(1)
 
 
 def on_postgres() -> bool:
-    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    return settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 
 
 @pytest.fixture(autouse=True)

@@ -143,9 +143,10 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "max_size": env.int("DATABASE_POOL_MAX", default=20),
             "timeout": 10,
         }
-        # With a pool, Django checks each connection as it leaves the pool: after a PostgreSQL
-        # restart a dead one is replaced instead of failing the request that drew it.
-        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+        # Django's backend with one change: a connection idle for a while is checked as it
+        # leaves the pool (after a PostgreSQL restart a dead one is replaced instead of failing
+        # the request that drew it), one in steady use is not (config/db_pool.py).
+        DATABASES["default"]["ENGINE"] = "config.postgresql"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis, channels, cache, Celery ---------------------------------------------------------
@@ -329,6 +330,7 @@ GAMES_OUTAGE_AFTER = env.int("GAMES_OUTAGE_AFTER", default=20)  # sweeper silent
 GAMES_SWEEP_GRACE = env.float("GAMES_SWEEP_GRACE", default=2.0)
 GAMES_WATCHDOG_VOID_AFTER = env.int("GAMES_WATCHDOG_VOID_AFTER", default=3)  # failed sweeps, then void
 GAMES_SWEEP_EVERY = env.float("GAMES_SWEEP_EVERY", default=3.0)
+GAMES_DB_THREADS = env.int("GAMES_DB_THREADS", default=4)  # a server's threads for database work (config/db_threads.py)
 GAMES_WS_RATE = env.float("GAMES_WS_RATE", default=10.0)  # messages per second per connection
 GAMES_WS_BURST = env.int("GAMES_WS_BURST", default=20)
 # Per-user limits (docs/PROTOCOL.md "Limits"); GAMES_ABUSE_LIMITS off is for benchmarks only.

@@ -1,0 +1,54 @@
+"""Database work from a server's event loop: a few threads of the process's own.
+
+A WebSocket consumer runs on the event loop and every service it calls is synchronous Django
+code, so each call hops to a thread and back. ``channels.db.database_sync_to_async`` does that
+on the loop's default executor (five or six threads on two cores); :func:`in_db_thread` is the
+same hop (asgiref's ``sync_to_async``: the caller's context, its language and Django's
+thread-critical locals, goes with the call; connections that failed or aged are handed back
+before and after, as Django does around a request) on ``GAMES_DB_THREADS`` threads of the
+process's own: every thread more than the database and the cores can use at once only queues
+on the interpreter's lock, and each handover of that lock between threads costs the server CPU
+(bench/README.md "The action path's cost, round 5"). Requests at one table queue on its row
+lock anyway.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import ParamSpec, TypeVar
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_lock = threading.Lock()
+_executor: tuple[int, ThreadPoolExecutor] | None = None  # (the process, its threads)
+
+
+def db_executor() -> ThreadPoolExecutor:
+    """This process's database threads, started on first use (and again in a forked child)."""
+    global _executor
+    with _lock:
+        if _executor is None or _executor[0] != os.getpid():
+            threads = ThreadPoolExecutor(max_workers=settings.GAMES_DB_THREADS, thread_name_prefix="db")
+            _executor = (os.getpid(), threads)
+        return _executor[1]
+
+
+def _call(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    close_old_connections()
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        close_old_connections()
+
+
+async def in_db_thread(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """``fn(*args, **kwargs)`` in one of the process's database threads, awaited."""
+    return await sync_to_async(_call, thread_sensitive=False, executor=db_executor())(fn, *args, **kwargs)

@@ -1,0 +1,37 @@
+"""Django's PostgreSQL backend, its connection pool checking only connections that were idle
+(config/db_pool.py says why). Everything else is Django's own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ImproperlyConfigured
+from django.db.backends.base.base import NO_DB_ALIAS
+from django.db.backends.postgresql import base
+
+from config.db_pool import check_if_idle
+
+
+class DatabaseWrapper(base.DatabaseWrapper):
+    @property
+    def pool(self) -> Any:
+        """Django's pool (``OPTIONS["pool"]``), made as Django makes it but with
+        :func:`config.db_pool.check_if_idle` as its check, whatever ``CONN_HEALTH_CHECKS`` says."""
+        options = self.settings_dict["OPTIONS"].get("pool")
+        if self.alias == NO_DB_ALIAS or not options:
+            return None
+        pools: dict[str, Any] = self._connection_pools  # type: ignore[attr-defined]  # Django's, per process
+        if self.alias not in pools:
+            if self.settings_dict.get("CONN_MAX_AGE", 0) != 0:
+                raise ImproperlyConfigured("Pooling doesn't support persistent connections.")
+            from psycopg_pool import ConnectionPool
+
+            kwargs = self.get_connection_params()
+            kwargs["autocommit"] = True  # as Django opens them; it sets autocommit itself later
+            configure = self._configure_connection  # type: ignore[attr-defined]  # Django's
+            pool = ConnectionPool(
+                kwargs=kwargs, open=False, configure=configure, check=check_if_idle,
+                **({} if options is True else options),
+            )
+            pools.setdefault(self.alias, pool)  # the first thread's pool wins, as in Django
+        return pools[self.alias]
