@@ -14,13 +14,12 @@ from typing import Any
 
 from django.conf import settings
 
-from config.rows import Compiled
 from games.adapters import engine
 from games.models import Hand
 from games.presence import presence_read
+from games.services.sql import FRAME_SEATS
 from games.table_facts import leave_part, set_part, waiting_part
-from tables.models import Seat, Table
-from wallet.selectors import table_money_column
+from tables.models import Table
 
 PROTOCOL_VERSION = 1
 
@@ -57,22 +56,14 @@ def _presence(seat: SeatRow, now: float, seen: dict[tuple[int, int], float]) -> 
     }
 
 
-# The seats query as the ORM compiles it, compiled once: its SQL is the same for every table,
-# only the table and its wallet reference change (config/rows.py).
-_SEATS = Compiled(
-    lambda table_id, table_ref: (
-        Seat.objects.filter(table_id=table_id).order_by("index")
-        .annotate(table_money=table_money_column(table_ref=table_ref))
-        .values_list("index", "user_id", "table_id", "status", "disconnected", "user__display_name",
-                     "user__username", "table_money")  # SeatRow's fields, in order
-    ),
-    table_id=-7_340_011, table_ref="\x00table-ref",
-)
-
-
 def _seats(table: Table) -> list[SeatRow]:
-    """The table's seats with their players' names and table money, in one query."""
-    return [SeatRow(*row) for row in _SEATS.rows(table_id=table.pk, table_ref=table.wallet_ref)]
+    """The table's seats with their players' names and table money: as the change that holds the
+    table read them (``seat_rows``, ``games.services.store.table_lock_for_change``), or in one
+    query."""
+    rows = getattr(table, "seat_rows", None)
+    if rows is None:
+        rows = FRAME_SEATS.rows(table_id=table.pk, table_ref=table.wallet_ref)
+    return [SeatRow(*row) for row in rows]
 
 
 def _hand_part(hand: Hand | None, user_id: int | None) -> dict[str, Any] | None:

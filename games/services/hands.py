@@ -51,6 +51,7 @@ from games.services.store import (
     table_lock,
     table_lock_for_change,
     table_save,
+    table_seats_read,
     table_touch,
 )
 from tables.models import Seat, Table
@@ -132,7 +133,8 @@ def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Ha
     if table.status != Table.Status.OPEN or hand_active_locked(table) is not None:  # the latest hand is current
         return None
     level = table.stake_level
-    dealt = [(s, money) for s, money in seats_locked_with_money(table) if _dealt_in(table, s)]
+    locked = seats_locked_with_money(table)
+    dealt = [(s, money) for s, money in locked if _dealt_in(table, s)]
     low, high = player_limits(level)
     if len(dealt) < low:
         return None
@@ -144,6 +146,7 @@ def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Ha
         table_touch(table)
         hand_start_after_commit(table.pk, 0, pause=False)  # the players left may still be enough
         return None
+    table_seats_read(table, locked)  # a deal moves no table money: the frames show these
     return _deal(table, seats, stacks, carry)
 
 
@@ -185,7 +188,7 @@ def _deal(table: Table, seats: list[Seat], stacks: list[int], carry: dict[str, A
         server_seed=seed, commitment=commitment(seed), rules=rules,
     ))
     table.hands_played, table.current_hand = number, hand
-    table_save(table, ("hands_played", "current_hand"))
+    table_save(table, ("hands_played", "current_hand"), touch=True)
     if presence_matters(level.game):
         _sync_presence(hand, seats)
     hand_leavers_check(table, hand)  # a set's leavers are dealt in too: nobody may be left to wait for

@@ -17,7 +17,14 @@ from config import metrics
 from games.adapters import engine, house_lines, set_running
 from games.broadcast import notify_user
 from games.models import Hand
-from games.services.store import STATE_FIELDS, hand_save, seats_leaving, table_save
+from games.services.store import (
+    STATE_FIELDS,
+    hand_save,
+    seats_leaving,
+    table_save,
+    table_seats_changed,
+    table_seats_moved,
+)
 from history.services import hand_record_write
 from tables.models import Seat, Table
 from wallet import selectors as wallet_selectors
@@ -51,6 +58,7 @@ def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
         )
         hand.status = Hand.Status.SETTLED
         hand.ledger_transaction_id = tx.pk
+        table_seats_moved(table, deltas)
     hand.finished_at = timezone.now()
     hand.result = result
     hand.deadline = None
@@ -114,6 +122,7 @@ def _release_leavers(table: Table) -> None:
 def seat_remove(*, table: Table, seat: Seat, reason: str) -> int:
     """Cash the seat's table money out to the wallet and free the seat (table locked); the
     player is told why after commit."""
+    table_seats_changed(table)
     amount = wallet_selectors.table_money(user=seat.user, table_ref=table.wallet_ref)
     if amount > 0:
         wallet.wallet_cash_out(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from django.db import connection
 
@@ -21,6 +22,8 @@ from tables.models import Seat, StakeLevel, Table
 from wallet.selectors import table_money_column
 
 TABLE, LEVEL, HAND, SEAT, USER = Rows(Table), Rows(StakeLevel), Rows(Hand), Rows(Seat), Rows(User)
+FRAME_SEAT_FIELDS = ("index", "user_id", "table_id", "status", "disconnected", "user__display_name",
+                     "user__username", "table_money")
 
 #: A table's seats in order, each with its player and its table money, the seat rows locked.
 SEATS_LOCKED = Compiled(
@@ -31,6 +34,24 @@ SEATS_LOCKED = Compiled(
     ),
     table_id=-7_340_011, table_ref="\x00table-ref",
 )
+#: A table's seats as the state frames show them (``games.frames.SeatRow``'s fields, in order): each
+#: seat with its player's names and table money.
+FRAME_SEATS = Compiled(
+    lambda table_id, table_ref: (
+        Seat.objects.filter(table_id=table_id).order_by("index")
+        .annotate(table_money=table_money_column(table_ref=table_ref))
+        .values_list(*FRAME_SEAT_FIELDS)
+    ),
+    table_id=-7_340_011, table_ref="\x00table-ref",
+)
+
+
+def frame_seat_row(seat: Seat, table_money: int) -> tuple[Any, ...]:
+    """The row :data:`FRAME_SEATS` reads for a seat (its player loaded), from the seat itself."""
+    return (seat.index, seat.user_id, seat.table_id, seat.status, seat.disconnected, seat.user.display_name,
+            seat.user.username, table_money)
+
+
 ACTION_COLUMNS = ("hand_id", "seq", "seat", "user_id", "action", "client_id", "auto", "at", "version")
 REQUEST_COLUMNS = ("user_id", "client_id", "type", "fingerprint", "reply", "created")
 
@@ -86,17 +107,51 @@ def _insert(model_table: str, columns: tuple[str, ...]) -> str:
     return f"INSERT INTO {quote(model_table)} ({names}) VALUES ({values})"  # noqa: S608 - names only
 
 
+def level_hand_seats(*, hand_id: int | None, level_id: int, table_id: int, table_ref: str) -> tuple[str, list[Any]]:
+    """The rest of a locked table's reading in one statement, on PostgreSQL: its stake level, its
+    hand (or none) and, as a JSON array of rows, its seats as :data:`FRAME_SEATS` reads them
+    (what the change's state frames show, unless the change moves table money or seats)."""
+    seats_sql, seats_params = FRAME_SEATS.sql_and_params(table_id=table_id, table_ref=table_ref)
+    return _level_hand_seats(seats_sql), [*seats_params, hand_id, level_id]
+
+
+@cache
+def _level_hand_seats(seats_sql: str) -> str:
+    # values_list names the seats query's columns after its fields
+    columns = ", ".join(f"s.{quote(column)}" for column in FRAME_SEAT_FIELDS)
+    return (
+        f"SELECT {LEVEL.columns('l')}, {HAND.columns('h')}, "  # noqa: S608 - names only
+        f"(SELECT json_agg(json_build_array({columns}) ORDER BY s.{quote('index')})::text FROM ({seats_sql}) s) "
+        f"FROM {quote(LEVEL.table)} l LEFT JOIN {quote(HAND.table)} h ON h.id = %s WHERE l.id = %s"
+    )
+
+
 def statements() -> Statements:
     """The statements for the current connection's database."""
     return _statements(connection.vendor)
 
 
 @cache
-def _update(vendor: str, model_table: str, columns: tuple[str, ...]) -> str:
-    assignments = ", ".join(f"{quote(c)} = %s" for c in columns)
+def _update(vendor: str, model_table: str, columns: tuple[str, ...], bump: bool) -> str:
+    assignments = ", ".join([*(f"{quote(c)} = %s" for c in columns), *(["version = version + 1"] if bump else [])])
     return f"UPDATE {quote(model_table)} SET {assignments} WHERE id = %s"  # noqa: S608 - names only
 
 
-def update_by_id(rows: Rows[Table] | Rows[Hand], fields: tuple[str, ...]) -> str:
-    """``UPDATE … SET <fields> = %s, … WHERE id = %s`` for a model's row."""
-    return _update(connection.vendor, rows.table, tuple(rows.field(name).column for name in fields))
+def update_by_id(rows: Rows[Table] | Rows[Hand], fields: tuple[str, ...], *, bump: bool = False) -> str:
+    """``UPDATE … SET <fields> = %s, … WHERE id = %s`` for a model's row (``bump``: and its
+    ``version`` + 1)."""
+    return _update(connection.vendor, rows.table, tuple(rows.field(name).column for name in fields), bump)
+
+
+@cache
+def _update_with_actions(vendor: str, columns: tuple[str, ...], actions: int) -> str:
+    values = ", ".join(["(" + ", ".join(["%s"] * len(ACTION_COLUMNS)) + ")"] * actions)
+    names = ", ".join(quote(c) for c in ACTION_COLUMNS)
+    return (f"WITH logged AS (INSERT INTO {quote(HandAction._meta.db_table)} ({names}) VALUES {values}) "  # noqa: S608
+            f"{_update(vendor, HAND.table, columns, False)}")
+
+
+def update_with_actions(rows: Rows[Hand], fields: tuple[str, ...], actions: int) -> str:
+    """:func:`update_by_id` of a hand, with ``actions`` rows of its log inserted by the same
+    statement (PostgreSQL: a data-modifying ``WITH``); the actions' parameters come first."""
+    return _update_with_actions(connection.vendor, tuple(rows.field(name).column for name in fields), actions)

@@ -8,9 +8,11 @@ Nothing here decides anything about a game or settles a hand.
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
@@ -21,7 +23,20 @@ from games import timers
 from games.adapters import engine
 from games.broadcast import broadcast_table
 from games.models import Clock, Hand, HandAction
-from games.services.sql import HAND, LEVEL, SEAT, SEATS_LOCKED, TABLE, USER, statements, update_by_id
+from games.services.sql import (
+    FRAME_SEAT_FIELDS,
+    HAND,
+    LEVEL,
+    SEAT,
+    SEATS_LOCKED,
+    TABLE,
+    USER,
+    frame_seat_row,
+    level_hand_seats,
+    statements,
+    update_by_id,
+    update_with_actions,
+)
 from tables.models import Seat, Table
 
 #: The sweeper's heartbeat row in :class:`games.models.Clock`.
@@ -50,18 +65,53 @@ def table_lock_for_change(table_id: int) -> Table:
     applied (a refused one rolls back, bump and all), then read its stake level and current
     hand: two statements where :func:`table_lock` and the :func:`table_touch` that follows
     take three. (Read after the lock, the hand is the latest; read with the lock, a hand
-    changed by the transaction it waited for could be the old one.)"""
+    changed by the transaction it waited for could be the old one.) On PostgreSQL the second
+    also reads the seats the change's state frames show (``seat_rows``), which a change that
+    moves no table money and no seat leaves as they are: the broadcast after commit needs no
+    query of its own (:func:`table_seats_changed` says when it does)."""
     sql = statements()
     row = fetch_one(sql.table_bump, [table_id])
     if row is None:
         raise Table.DoesNotExist(f"no table {table_id}")
     table = TABLE.load(row)
-    row = fetch_one(sql.level_and_hand, [table.current_hand_id, table.stake_level_id])
+    with_seats = connection.vendor == "postgresql"
+    if with_seats:  # and the seats for the state frames (read after commit elsewhere: games.frames)
+        row = fetch_one(*level_hand_seats(hand_id=table.current_hand_id, level_id=table.stake_level_id,
+                                          table_id=table.pk, table_ref=table.wallet_ref))
+    else:
+        row = fetch_one(sql.level_and_hand, [table.current_hand_id, table.stake_level_id])
     assert row is not None, f"table {table_id} has no stake level"  # a foreign key guards it
     table.stake_level = LEVEL.load(row[: LEVEL.width])
-    table.current_hand = None if row[LEVEL.width] is None else HAND.load(row[LEVEL.width :])
+    hand_end = LEVEL.width + HAND.width
+    table.current_hand = None if row[LEVEL.width] is None else HAND.load(row[LEVEL.width : hand_end])
+    if with_seats:
+        table.seat_rows = [tuple(seat) for seat in orjson.loads(row[hand_end] or "[]")]  # type: ignore[attr-defined]
     table.version_bumped = True  # type: ignore[attr-defined]  # the next table_touch has been done
     return table
+
+
+def table_seats_read(table: Table, seats: list[tuple[Seat, int]]) -> None:
+    """The (locked) table's state frames show these seats, locked with their table money
+    (:func:`seats_locked_with_money`), unless :func:`table_seats_changed` is said later: every
+    seat of the table, read under the lock, and nothing else in the transaction changes them."""
+    table.seat_rows = [frame_seat_row(seat, money) for seat, money in seats]  # type: ignore[attr-defined]
+
+
+def table_seats_moved(table: Table, deltas: dict[int, int]) -> None:
+    """The seats' table money moved by ``deltas`` (user id -> coins, a settlement's) in this
+    transaction: the seats read for the state frames, if any, say so too."""
+    rows = getattr(table, "seat_rows", None)
+    if rows is not None:
+        user, money = FRAME_SEAT_FIELDS.index("user_id"), FRAME_SEAT_FIELDS.index("table_money")
+        table.seat_rows = [  # type: ignore[attr-defined]
+            (*row[:money], row[money] + deltas.get(row[user], 0), *row[money + 1:]) for row in rows
+        ]
+
+
+def table_seats_changed(table: Table) -> None:
+    """The (locked) table's seats or their table money change in this transaction: its state
+    frames read them again after commit (not the ones :func:`table_lock_for_change` read)."""
+    table.seat_rows = None  # type: ignore[attr-defined]
 
 
 def table_touch(table: Table) -> int:
@@ -85,13 +135,23 @@ def table_touch(table: Table) -> int:
     return version
 
 
-def table_save(table: Table, fields: tuple[str, ...]) -> None:
-    """Write these fields of the (locked) table in one statement."""
-    execute(update_by_id(TABLE, fields), [*TABLE.params(table, fields), table.pk])
+def table_save(table: Table, fields: tuple[str, ...], *, touch: bool = False) -> None:
+    """Write these fields of the (locked) table in one statement (``touch``: with the version
+    bump of the :func:`table_touch` that is to follow)."""
+    bump = touch and not getattr(table, "version_bumped", False)
+    execute(update_by_id(TABLE, fields, bump=bump), [*TABLE.params(table, fields), table.pk])
+    if bump:
+        table.version += 1
+        table.version_bumped = True  # type: ignore[attr-defined]  # the next table_touch has been done
 
 
 def seats_leaving(table: Table) -> bool:
-    """Whether any seat at the (locked) table is leaving, read without building seats."""
+    """Whether any seat at the (locked) table is leaving: from the seats this change read
+    (``seat_rows``), else read without building seats."""
+    rows = getattr(table, "seat_rows", None)
+    if rows is not None:
+        status = FRAME_SEAT_FIELDS.index("status")
+        return any(row[status] == Seat.Status.LEAVING for row in rows)
     return fetch_one(statements().seat_leaving, [table.pk, Seat.Status.LEAVING]) is not None
 
 
@@ -178,8 +238,14 @@ def hand_insert(hand: Hand) -> Hand:
 
 
 def hand_save(hand: Hand, fields: tuple[str, ...]) -> None:
-    """Write these fields of the (locked) hand in one statement."""
-    execute(update_by_id(HAND, fields), [*HAND.params(hand, fields), hand.pk])
+    """Write these fields of the (locked) hand in one statement, with the actions logged since
+    its last save (:func:`action_log`)."""
+    params = [*HAND.params(hand, fields), hand.pk]
+    logged = hand.__dict__.pop("actions_unsaved", None)
+    if logged:
+        execute(update_with_actions(HAND, fields, len(logged)), [*itertools.chain.from_iterable(logged), *params])
+    else:
+        execute(update_by_id(HAND, fields), params)
 
 
 def hand_timer_arm(hand: Hand) -> None:
@@ -193,12 +259,17 @@ def action_log(
     hand: Hand, *, seat: int | None, user: User | None, action: dict[str, Any], client_id: str | None, auto: bool
 ) -> None:
     """Append an action to the hand's log, stamped with the version it leads to. The hand's
-    ``action_count`` goes up in memory: the caller saves the hand (as every change does)."""
+    ``action_count`` goes up in memory: the caller saves the hand (as every change does), and on
+    PostgreSQL that save writes the action too, in the same statement (nothing reads a hand's
+    actions between an action and the save that follows it)."""
     hand.action_count += 1
     at = _ACTION_AT.get_db_prep_save(timezone.now(), connection)
     user_id = None if user is None else user.pk
-    execute(statements().action_insert,
-            [hand.pk, hand.action_count, seat, user_id, json_param(action), client_id, auto, at, hand.version + 1])
+    row = [hand.pk, hand.action_count, seat, user_id, json_param(action), client_id, auto, at, hand.version + 1]
+    if connection.vendor == "postgresql":
+        hand.__dict__.setdefault("actions_unsaved", []).append(row)
+    else:
+        execute(statements().action_insert, row)
 
 
 _ACTION_AT = HandAction._meta.get_field("at")
