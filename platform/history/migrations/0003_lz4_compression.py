@@ -1,0 +1,14 @@
+"""A hand record's canonical text compressed with LZ4 (config/lz4.py)."""
+
+from django.db import migrations
+
+from config.lz4 import lz4_columns
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ("history", "0002_append_only_guards"),
+    ]
+
+    operations = [lz4_columns(("history_handrecord", "canonical"))]
