@@ -40,6 +40,10 @@ def django_setup() -> None:
     sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+    # The players act as fast as the server answers, faster than a connection's rate limit lets a
+    # person (docs/PROTOCOL.md "Limits"): past its burst, a refusal would stop the run.
+    os.environ.setdefault("GAMES_WS_RATE", "1000")
+    os.environ.setdefault("GAMES_WS_BURST", "1000")
     import django
 
     django.setup()
