@@ -91,12 +91,26 @@ class ThirteenModel:
         self.back = _row_table(BACK, Marginal(rows["back"]), row_value, True)
         self._front_keys = sorted(self.front)
         self._front_values = [self.front[key] for key in self._front_keys]
+        #: :meth:`front_cap` by key, filled in as the searches ask.
+        self.caps = _Memo(self.front_cap)
 
     def front_cap(self, key: int) -> float:
         """The value of the strongest front whose key is at most ``key`` (a bound: a front
         can be no stronger than the middle above it)."""
         i = bisect_right(self._front_keys, key)
         return self._front_values[i - 1] if i else float("-inf")
+
+
+class _Memo(dict[int, float]):
+    """``key -> fn(key)``, each computed once, on first use."""
+
+    def __init__(self, fn: Callable[[int], float]) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, key: int) -> float:
+        value = self[key] = self.fn(key)
+        return value
 
 
 class Copula:
@@ -139,10 +153,19 @@ def _cumulate(cells: list[float], n: int, step: int) -> list[float]:
 
 def _trilinear(cum: list[float], g: int, a: float, b: float, c: float) -> float:
     n = g + 1
-    x, y, z = a * g, b * g, c * g
-    i, j, k = min(int(x), g - 1), min(int(y), g - 1), min(int(z), g - 1)
-    fx, fy, fz = x - i, y - j, z - k
-    base = (i * n + j) * n + k
+    (i, fx), (j, fy), (k, fz) = _cell(a, g), _cell(b, g), _cell(c, g)
+    return _blend(cum, (i * n + j) * n + k, n, fx, fy, fz)
+
+
+def _cell(u: float, g: int) -> tuple[int, float]:
+    """The cell of ``u`` (0..1) on an axis of ``g`` cells, and where in the cell it falls."""
+    x = u * g
+    i = min(int(x), g - 1)
+    return i, x - i
+
+
+def _blend(cum: list[float], base: int, n: int, fx: float, fy: float, fz: float) -> float:
+    """Trilinear interpolation of ``cum`` (an ``n``³ grid) in the cell at ``base``."""
     nn = n * n
     c00 = cum[base] + (cum[base + 1] - cum[base]) * fz
     c01 = cum[base + n] + (cum[base + n + 1] - cum[base + n]) * fz
@@ -165,6 +188,22 @@ class _Odds(dict[int, tuple[float, float]]):
         return self.marginal.odds(key)
 
 
+class _Cells(dict[int, tuple[int, float, int, float]]):
+    """``key -> (offset, fraction, offset, fraction)``: where ``P(X <= key)``, then ``P(X < key)``,
+    fall on one row's axis of the copula grid (the offset already times the axis' stride),
+    as :func:`_trilinear` would find them; computed once per key."""
+
+    def __init__(self, odds: _Odds, g: int, stride: int) -> None:
+        super().__init__()
+        self.odds, self.g, self.stride = odds, g, stride
+
+    def __missing__(self, key: int) -> tuple[int, float, int, float]:
+        below, at_most = self.odds[key]
+        (i, fi), (j, fj) = _cell(at_most, self.g), _cell(below, self.g)
+        value = self[key] = (i * self.stride, fi, j * self.stride, fj)
+        return value
+
+
 class TrioModel:
     """Expected 墩 of an arrangement in ``thirteen_trio`` against two realistic opponents."""
 
@@ -178,6 +217,9 @@ class TrioModel:
             self.marg.append(table)
         self.copula = Copula(data["grid"], data["copula"])
         self.q = float(data["home_run_q"])
+        g, n = self.copula.g, self.copula.g + 1
+        self._cells = [_Cells(odds, g, stride) for odds, stride in zip(self.marg, (n * n, n, 1), strict=True)]
+        self._q1 = 1 + self.q
 
     def shoot_odds(self, kf: int, km: int, kb: int) -> tuple[float, float]:
         """``(P(we shoot one opponent), P(it shoots us))``; ties on all three rows neglected."""
@@ -188,9 +230,13 @@ class TrioModel:
 
     def value(self, kf: int, km: int, kb: int, specials: int) -> float:
         """Expected net 墩 (docs/RULES.md section 2 "Scoring", "Specials"), two opponents:
-        shoots 2p − 2s, our home run 2p², theirs −2qs, each special 2."""
-        p, s = self.shoot_odds(kf, km, kb)
-        return 2 * (p + p * p - (1 + self.q) * s + specials)
+        shoots 2p − 2s, our home run 2p², theirs −2qs, each special 2. The same arithmetic as
+        :meth:`shoot_odds`, with each key's place on the grid looked up once."""
+        cells, n = self._cells, self.copula.g + 1
+        f, m, b = cells[0][kf], cells[1][km], cells[2][kb]
+        p = _blend(self.copula.low, f[0] + m[0] + b[0], n, f[1], m[1], b[1])
+        s = _blend(self.copula.high, f[2] + m[2] + b[2], n, f[3], m[3], b[3])
+        return 2 * (p + p * p - self._q1 * s + specials)
 
 
 @cache

@@ -25,17 +25,22 @@ class TopK:
         self.floor = float("-inf")
 
     def offer(self, value: float, keys: Keys, masks: Masks) -> None:
+        """Keep the arrangement if it beats the floor (for the same keys: if it beats their
+        value); beyond ``k`` drop the worst, the lowest (value, keys)."""
         if value <= self.floor:
             return
-        old = self.found.get(keys)
-        if old is not None and old[0] >= value:
-            return
-        self.found[keys] = (value, masks)
-        if len(self.found) > self.k:
-            worst = min(self.found, key=lambda kk: (self.found[kk][0], kk))
-            del self.found[worst]
-        if len(self.found) == self.k:
-            self.floor = min(v for v, _ in self.found.values())
+        found = self.found
+        if self.k == 1:  # a single entry's value is the floor: anything past it replaces it
+            found.clear()
+        else:
+            old = found.get(keys)
+            if old is not None and old[0] >= value:
+                return
+        found[keys] = (value, masks)
+        if len(found) > self.k:
+            del found[min((v, kk) for kk, (v, _) in found.items())[1]]
+        if len(found) == self.k:
+            self.floor = min(v for v, _ in found.values())
 
     def best(self) -> list[tuple[float, Keys, Masks]]:
         """Best first; equal values in descending key order (stronger back first)."""

@@ -10,7 +10,10 @@ Search: backs strongest first, and under each back the middles strongest first (
 front is then the three cards left). A row's value only grows with its key, so
 ``value(back) + value(strongest middle allowed) + value(best front anywhere)`` bounds
 everything still unseen and both loops stop as soon as the bound cannot beat the k-th
-best arrangement found. The result is the exact optimum of the model.
+best arrangement found. The result is the exact optimum of the model. The rows are keyed
+once per hand, in key order, with a bitset per card (:mod:`~games.engine.solver.rows`), so
+the middles under a back are read off directly instead of scanning past the rows that
+share its cards.
 
 Greedy would play the aces full in the back; against realistic opponents the straight
 back, aces up in the middle and kings in front are worth more:
@@ -23,43 +26,85 @@ back, aces up in the middle and kings in front are worth more:
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from itertools import islice
+from itertools import combinations
 from typing import Any
 
 from games.engine.errors import EngineError
-from games.engine.solver.evaluate import fives, sorted_desc, threes
+from games.engine.poker import CARD_PRIME, PLAIN3
 from games.engine.solver.model import ThirteenModel, thirteen_model
+from games.engine.solver.rows import layout
 from games.engine.solver.search import TopK, record
 from games.engine.thirteen.naturals import NATURAL_VALUES, best_natural
 
-_FULL = (1 << 13) - 1
+_FIVES = layout(13, 5, True)  # every back and middle, with suits
+_FRONT_MASKS = [sum(1 << i for i in c) for c in combinations(range(13), 3)]
 
 
 def search_thirteen(cards: list[int], model: ThirteenModel, k: int) -> TopK:
     """The ``k`` best legal arrangements (distinct row keys) under ``model``."""
-    five = sorted_desc(fives(cards, True))
-    neg = [-key for key, _ in five]
-    front = {mask: key for key, mask in threes(cards)}
-    vf, vm, vb = model.front, model.middle, model.back
-    cap = model.front_cap
-    front_top = max(vf[key] for key in front.values())
-    top = TopK(k)
-    for kb, bm in five:
-        tb = vb[kb]
-        if tb + vm[kb] + min(front_top, cap(kb)) <= top.floor:
-            break
-        for km, mm in islice(five, bisect_left(neg, -kb), None):
-            if mm & bm:
-                continue
+    search = _Search(cards, model, k)
+    search.backs()
+    return search.top
+
+
+class _Search:
+    """Branch and bound over one hand (see the module doc): its rows in key order
+    (:mod:`~games.engine.solver.rows`), its fronts by mask, and the ``k`` best so far.
+    A packed row is ``rank << 13 | mask``: ``>> 13`` is its place in the key order,
+    ``& 8191`` its 13-card mask."""
+
+    def __init__(self, cards: list[int], model: ThirteenModel, k: int) -> None:
+        self.rows = rows = _FIVES.rows(cards)
+        primes = [CARD_PRIME[c] for c in cards]
+        front = dict(zip(_FRONT_MASKS, [PLAIN3[a * b * c] for a, b, c in combinations(primes, 3)], strict=True))
+        front_top = max(map(model.front.__getitem__, front.values()))  # the best front anywhere
+        self.model, self.top = model, TopK(k)
+        #: What :meth:`middles` reads, in one tuple: it runs for every back.
+        self.tables = (rows.keys, rows.packed, model.middle, model.front, model.caps, front, front_top)
+
+    def backs(self) -> None:
+        """Backs strongest first, each followed by its middles, until the bound (the back,
+        a middle as strong, the best front that allows) cannot beat the k-th best."""
+        keys, packed, vm, _, caps, _, front_top = self.tables
+        vb, top = self.model.back, self.top
+        end, rank = len(packed), -1  # packed[:end]: the rows no stronger than the back
+        for place in range(len(packed) - 1, -1, -1):
+            back = packed[place]
+            if back >> 13 != rank:
+                rank, end = back >> 13, place + 1
+            kb = keys[rank]
+            tb = vb[kb]
+            cap = caps[kb]
+            if tb + vm[kb] + (front_top if front_top <= cap else cap) <= top.floor:
+                return
+            self.middles(kb, back & 8191, (1 << end) - 1, tb)
+
+    def middles(self, kb: int, bm: int, weaker: int, tb: float) -> None:
+        """Offer the middles under the back ``bm`` (key ``kb``, worth ``tb``; ``weaker``: the
+        bitset of the rows no stronger), strongest first: those sharing no card with it, each
+        with the three cards left as the front. Stops at the first middle whose bound (it, and
+        the best front it allows) cannot beat the k-th best: every later middle is weaker still."""
+        keys, packed, vm, vf, caps, front, front_top = self.tables
+        top, rest = self.top, 8191 ^ bm
+        spare = weaker & ~self.rows.touching(bm)
+        floor = top.floor
+        while spare:
+            i = spare.bit_length() - 1
+            spare ^= 1 << i
+            middle = packed[i]
+            km = keys[middle >> 13]
             tm = tb + vm[km]
-            if tm + min(front_top, cap(km)) <= top.floor:
-                break
-            fm = _FULL ^ bm ^ mm
+            cap = caps[km]
+            if tm + (front_top if front_top <= cap else cap) <= floor:
+                return
+            mm = middle & 8191
+            fm = rest ^ mm
             kf = front[fm]
             if kf <= km:
-                top.offer(tm + vf[kf], (kf, km, kb), (fm, mm, bm))
-    return top
+                value = tm + vf[kf]
+                if value > floor:
+                    top.offer(value, (kf, km, kb), (fm, mm, bm))
+                    floor = top.floor
 
 
 def declares(natural: str, rows_value: float) -> bool:

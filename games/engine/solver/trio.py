@@ -10,7 +10,10 @@ Search: backs strongest first; under each back the middles strongest first; the 
 is the strongest 3 of the 7 cards left that stays under the middle, or the jackpot
 trips. The value only grows with each row's key, so a bound from the strongest
 possible rows and the specials still available stops both loops early; the result is
-the exact optimum of the model.
+the exact optimum of the model. The rows are keyed once per hand, in key order, with a
+bitset per card (:mod:`~games.engine.solver.rows`): the middles under a back, and the
+strongest front left under a middle, are read off without scanning past the rows that
+share their cards.
 
 >>> from games.engine.cards import cards_str, parse_card, parse_cards
 >>> hand = parse_cards("6s 6d 6c 2h 3h 4h 8h Jh As Ad Kd Qc 9s 9d 7c 5c Tc".split())
@@ -21,31 +24,36 @@ the exact optimum of the model.
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from itertools import combinations, islice
+from itertools import combinations
 from typing import Any
 
 from games.engine.errors import EngineError
 from games.engine.poker import QUADS, TRIPS, category
-from games.engine.solver.evaluate import fives, key3, sorted_desc, threes
+from games.engine.solver.evaluate import key3
 from games.engine.solver.model import TrioModel, trio_model
+from games.engine.solver.rows import layout
 from games.engine.solver.search import TopK, record
 
 HAND = 17
+_FIVES = layout(HAND, 5, False)  # backs and middles, no suits
+_THREES = layout(HAND, 3, False)  # fronts, in the same key order
+_LOW = (1 << HAND) - 1
+
+Front = tuple[int, int, int]  # (key, mask, specials) of a front fixed in advance
 
 
 class _Hand:
-    """The 17 cards, their keyed rows, and what specials they can make."""
+    """The 17 cards, their rows in key order, and what specials they can make."""
 
     def __init__(self, cards: list[int], jackpot: int) -> None:
         self.cards = cards
-        self.five = sorted_desc(fives(cards, False))
-        self.neg = [-key for key, _ in self.five]
-        self.three = sorted_desc(threes(cards))
+        self.five = _FIVES.rows(cards)
+        self.three = _THREES.rows(cards)
+        self.keys = self.five.keys
         partners = [i for i, c in enumerate(cards) if c >> 2 == jackpot >> 2]
         self.jp = sum(1 << i for i in partners) if len(partners) == 3 else 0
         self.jp_key = key3([cards[i] for i in partners]) if self.jp else _NEVER
-        self.big = category(self.five[0][0]) >= QUADS
+        self.big = category(self.keys[self.five.packed[-1] >> HAND]) >= QUADS
 
     def special5(self, key: int, mask: int) -> int:
         """鐵支 / 同花順 in a middle or back, plus 彩金 when the row holds the jackpot trips."""
@@ -61,7 +69,8 @@ class _Hand:
 
     def front_top(self, used: int) -> int:
         """The strongest front key among cards not in ``used`` (a bound)."""
-        return next(key for key, mask in self.three if not mask & used)
+        spare = self.three.without(used)
+        return self.keys[self.three.packed[spare.bit_length() - 1] >> HAND]
 
 
 _NEVER = 1 << 40
@@ -73,47 +82,74 @@ class _Search:
     def __init__(self, hand: _Hand, model: TrioModel, k: int) -> None:
         self.hand, self.model, self.top = hand, model, TopK(k)
 
-    def fronts(self, used: int, km: int) -> list[tuple[int, int, int]]:
-        """``(key, mask, specials)``: the strongest legal front of the cards left."""
-        for key, mask in self.hand.three:
-            if not mask & used and key <= km:
-                return [(key, mask, int(category(key) == TRIPS) + (mask == self.hand.jp))]
-        return []
+    def front(self, taken: int, middle: int) -> Front | None:
+        """The strongest front no stronger than the packed ``middle`` among the fronts not in
+        ``taken`` (a bitset over the hand's fronts: those sharing a card with the back or the
+        middle), with its specials; ``None`` when every front left is stronger."""
+        three = self.hand.three
+        legal = three.up_to(middle) & ~taken
+        if not legal:
+            return None
+        row = three.packed[legal.bit_length() - 1]
+        key, mask = self.hand.keys[row >> HAND], row & _LOW
+        return key, mask, int(category(key) == TRIPS) + (mask == self.hand.jp)
 
-    def middles(self, kb: int, bm: int, sb: int, front: tuple[int, int, int] | None) -> None:
-        """Every useful middle under the back ``bm`` (with ``front`` fixed, if given)."""
+    def middles(self, kb: int, bm: int, weaker: int, sb: int, front: Front | None) -> None:
+        """Every useful middle under the back ``bm`` (``weaker``: the bitset of the rows no
+        stronger than it), strongest first, with ``front`` fixed, if given."""
         hand, value, top = self.hand, self.model.value, self.top
+        five, keys, packed = hand.five, hand.keys, hand.five.packed
         used = bm | (front[1] if front else 0)
         f_top = front[0] if front else hand.front_top(used)
         floor_key = front[0] if front else -1
         sf_fixed = front[2] if front else 0
-        for km, mm in islice(hand.five, bisect_left(hand.neg, -kb), None):
-            if mm & used:
-                continue
+        spare = weaker & ~five.touching(bm)
+        if front:
+            spare &= ~five.touching(front[1])
+        taken = 0 if front else hand.three.touching(bm)
+        rank, bound = -1, 0.0
+        while spare:
+            i = spare.bit_length() - 1
+            spare ^= 1 << i
+            middle = packed[i]
+            km, mm = keys[middle >> HAND], middle & _LOW
             if km < floor_key:
                 break
-            if value(min(f_top, km), km, kb, 0) + 2 * (sb + sf_fixed + hand.room(km, used)) <= top.floor:
+            if middle >> HAND != rank:  # the bound depends on the middle's key only
+                rank = middle >> HAND
+                bound = value(min(f_top, km), km, kb, 0) + 2 * (sb + sf_fixed + hand.room(km, used))
+            if bound <= top.floor:
                 break
             sm = sb + hand.special5(km, mm)
-            for kf, fm, sf in [front] if front else self.fronts(used | mm, km):
+            made = front or self.front(taken | hand.three.touching(mm), middle)
+            if made:
+                kf, fm, sf = made
                 top.offer(value(kf, km, kb, sm + sf), (kf, km, kb), (fm, mm, bm))
 
-    def backs(self, front: tuple[int, int, int] | None = None) -> None:
+    def backs(self, front: Front | None = None) -> None:
         """Every useful back (with ``front`` fixed, if given)."""
         hand, value, top = self.hand, self.model.value, self.top
+        keys, packed = hand.keys, hand.five.packed
         used = front[1] if front else 0
-        f_top = front[0] if front else hand.three[0][0]
-        m_top = hand.five[0][0]
+        f_top = front[0] if front else keys[hand.three.packed[-1] >> HAND]
+        m_top = keys[packed[-1] >> HAND]
         base = front[2] if front else 0
-        for kb, bm in hand.five:
+        end, rank, bound = len(packed), -1, 0.0  # packed[:end]: the rows no stronger than the back
+        for place in range(len(packed) - 1, -1, -1):
+            back = packed[place]
+            kb = keys[back >> HAND]
             if kb < (front[0] if front else -1):
                 break
-            km = min(kb, m_top)
-            if value(min(f_top, km), km, kb, 0) + 2 * (base + 2 * hand.room(kb, used)) <= top.floor:
+            if back >> HAND != rank:  # the bound depends on the back's key only
+                rank, end = back >> HAND, place + 1
+                km = min(kb, m_top)
+                bound = value(min(f_top, km), km, kb, 0) + 2 * (base + 2 * hand.room(kb, used))
+            if bound <= top.floor:
                 break
+            bm = back & _LOW
             if bm & used:
                 continue
-            self.middles(kb, bm, hand.special5(kb, bm), front)
+            self.middles(kb, bm, (1 << end) - 1, hand.special5(kb, bm), front)
 
 
 def _forced_fronts(hand: _Hand) -> list[tuple[int, int, int]]:

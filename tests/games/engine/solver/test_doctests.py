@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["evaluate", "greedy", "thirteen", "trio"]
+MODULES = ["evaluate", "greedy", "rows", "thirteen", "trio"]
 
 
 @pytest.mark.parametrize("name", MODULES)

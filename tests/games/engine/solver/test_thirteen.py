@@ -15,8 +15,10 @@ from games.engine.cards import cards_str, parse_cards
 from games.engine.errors import EngineError
 from games.engine.poker import rank3, rank5
 from games.engine.solver import solve_thirteen
+from games.engine.solver.evaluate import fives, threes
 from games.engine.solver.greedy import greedy
-from games.engine.solver.model import thirteen_model
+from games.engine.solver.model import ThirteenModel, thirteen_model
+from games.engine.solver.search import TopK
 from games.engine.solver.thirteen import search_thirteen
 from games.engine.thirteen.naturals import NATURAL_VALUES, best_natural
 from tests.games.engine.solver.helpers import assert_legal, keys
@@ -121,6 +123,50 @@ def test_the_search_finds_the_exact_optimum_of_its_model(seed: int) -> None:
     best = solve_thirteen(cards, k=1)[0]
     assert best["score"] == pytest.approx(brute_force(cards), abs=1e-4)
     assert best["score"] == pytest.approx(model_value(*keys(best, suits=True)), abs=1e-4)
+
+
+def plain_search(cards: list[int], model: ThirteenModel, k: int) -> TopK:
+    """The search spelled out plainly: every middle scanned in key order, those that share a
+    card with the back skipped; the same bounds, in the same order."""
+    five = sorted(fives(cards, True), reverse=True)
+    front = {mask: key for key, mask in threes(cards)}
+    vf, vm, vb = model.front, model.middle, model.back
+    front_top = max(vf[key] for key in front.values())
+    top = TopK(k)
+    for kb, bm in five:
+        if vb[kb] + vm[kb] + min(front_top, model.front_cap(kb)) <= top.floor:
+            break
+        for km, mm in five:
+            if km > kb or mm & bm:
+                continue
+            if vb[kb] + vm[km] + min(front_top, model.front_cap(km)) <= top.floor:
+                break
+            fm = (1 << 13) - 1 ^ bm ^ mm
+            if front[fm] <= km:
+                top.offer(vb[kb] + vm[km] + vf[front[fm]], (front[fm], km, kb), (fm, mm, bm))
+    return top
+
+
+def test_the_search_returns_exactly_what_the_plain_scan_returns() -> None:
+    """Same arrangements, same order, same ties, for every k: the bitset walk of the rows visits
+    exactly the middles the plain scan keeps."""
+    rng = random.Random(4)
+    two_suits = [c for c in range(52) if c & 3 in (0, 2)]
+    hands = [rng.sample(range(52), 13) for _ in range(120)] + [rng.sample(two_suits, 13) for _ in range(30)]
+    for cards in hands:
+        for k in (1, 3, 5):
+            assert search_thirteen(cards, thirteen_model(), k).best() == plain_search(cards, thirteen_model(), k).best()
+
+
+def test_k1_is_the_best_of_k3() -> None:
+    """The same optimum whatever ``k``; the same rows too unless the runner-up ties it."""
+    rng = random.Random(6)
+    for _ in range(200):
+        cards = rng.sample(range(52), 13)
+        one, three = solve_thirteen(cards, k=1), solve_thirteen(cards, k=3)
+        assert one[0]["score"] == three[0]["score"]
+        if three[1]["score"] < three[0]["score"]:
+            assert one == three[:1]
 
 
 def test_it_scores_at_least_the_greedy_rows_under_its_own_model() -> None:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from games.engine.cards import parse_card, parse_cards
 from games.engine.errors import EngineError
 from games.engine.solver import solve_trio
+from games.engine.solver.evaluate import fives, threes
 from games.engine.solver.greedy import greedy
 from games.engine.solver.model import trio_model
 from games.engine.thirteen_trio.scoring import specials
@@ -42,6 +43,31 @@ def test_its_score_is_the_model_value_of_its_rows_and_beats_greedy() -> None:
         assert best["score"] == pytest.approx(model_value(best, jackpot), abs=1e-4)
         front, middle, back = greedy(cards, suits=False)
         assert best["score"] >= model_value({"front": front, "middle": middle, "back": back}, jackpot) - 1e-4
+
+
+def test_k1_is_the_best_of_k3() -> None:
+    """The same optimum whatever ``k``; the same rows too unless the runner-up ties it."""
+    rng = random.Random(8)
+    for _ in range(40):
+        deal = rng.sample(range(52), 18)
+        one, three = solve_trio(deal[1:], deal[0], k=1), solve_trio(deal[1:], deal[0], k=3)
+        assert one[0]["score"] == three[0]["score"]
+        if three[1]["score"] < three[0]["score"]:
+            assert one == three[:1]
+
+
+def test_value_is_the_documented_formula_on_the_shoot_odds() -> None:
+    """``2p − 2s + 2p² − 2qs + 2·specials`` with ``p, s = shoot_odds(...)``, to the last bit,
+    also for a 5-card key standing in for a front (the searches' bounds)."""
+    model = trio_model()
+    rng = random.Random(4)
+    hand = rng.sample(range(52), 17)
+    rows = [key for key, _ in fives(hand, False)]
+    fronts = [key for key, _ in threes(hand)] + rows[:100]
+    for _ in range(3000):
+        kf, km, kb, specials = rng.choice(fronts), rng.choice(rows), rng.choice(rows), rng.randrange(4)
+        p, s = model.shoot_odds(kf, km, kb)
+        assert model.value(kf, km, kb, specials) == 2 * (p + p * p - (1 + model.q) * s + specials)
 
 
 def kinds(rows: dict[str, list[int]], jackpot: int) -> list[str]:
