@@ -394,8 +394,8 @@ def lock_waits(cpu: dict[str, Any]) -> float | None:
     return backends.get("locked", 0) / backends["samples"] if backends.get("samples") else None
 
 
-SERIES_COLUMNS = ("tables", "hands", "hands/min", "p50 ms", "p99 ms", "failures", *KINDS, "other", "machine busy",
-                  "xacts/action", "lock waits")
+SERIES_COLUMNS = ("tables", "hands", "hands/min", "p50 ms", "p99 ms", "full play p50 / p99 ms", "failures", *KINDS,
+                  "other", "machine busy", "xacts/action", "lock waits")
 
 
 def series_line(row: dict[str, Any]) -> str:
@@ -404,7 +404,9 @@ def series_line(row: dict[str, Any]) -> str:
     cpu = row.get("cpu", {})
     busy = f"{100 * cpu['machine_busy'] / cpu['machine_all']:.0f} %" if cpu.get("machine_all") else "-"
     cells = [str(row.get("tables", "?")), f"{ended}/{row.get('hands_wanted', '?')}", _num(row.get("hands_per_min")),
-             _num(row.get("p50_ms"), 0), _num(row.get("p99_ms"), 0), str(row.get("failures", "?")),
+             _num(row.get("p50_ms"), 0), _num(row.get("p99_ms"), 0),
+             f"{_num(row.get('steady_p50_ms'), 0)} / {_num(row.get('steady_p99_ms'), 0)}",
+             str(row.get("failures", "?")),
              *(_num(ms.get(kind), 1) for kind in (*KINDS, "other")), busy, _num(row.get("xacts_per_action"), 1),
              _num(lock_waits(cpu), 1)]
     return "| " + " | ".join(cells) + " |"

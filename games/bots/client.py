@@ -309,6 +309,7 @@ class Bot:
         for item in [*self.pending.values(), *self.unmeasured]:
             if version > item.version and not item.measured and not item.resent:
                 self.stats.latencies.append(now - item.sent_at)
+                self.stats.latency_sent.append(item.sent_at)
                 item.measured = True
         self.unmeasured = [item for item in self.unmeasured if not item.measured]
 
@@ -328,8 +329,11 @@ class Bot:
             await self._join(ws)
         if hand and hand["status"] != "active" and hand["seat"] is not None:
             (self.stats.voided if hand["status"] == "voided" else self.stats.hands).add(hand["id"])
+            self.stats.first_end.setdefault(self.table_id, time.monotonic())
             if self.hands_wanted and len(self.stats.hands | self.stats.voided) >= self.hands_wanted:
                 self.stop.set()
+        if self.stop.is_set():
+            self.stats.wind_down.setdefault(self.table_id, time.monotonic())
         await self._resume(ws, hand)
         if self.stop.is_set() and frame.get("you") is not None and _between_sets(hand):
             if not self.leave_sent:

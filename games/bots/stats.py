@@ -17,6 +17,9 @@ class BotStats:
     """
 
     latencies: list[float] = field(default_factory=list)
+    latency_sent: list[float] = field(default_factory=list)  # when each timed action was sent, as latencies
+    first_end: dict[int, float] = field(default_factory=dict)  # table id: when a hand there was first seen ended
+    wind_down: dict[int, float] = field(default_factory=dict)  # table id: when its bots began to leave
     errors: list[str] = field(default_factory=list)
     seen: Counter[str] = field(default_factory=Counter)
     seen_at: list[tuple[float, str]] = field(default_factory=list)
@@ -30,6 +33,10 @@ class BotStats:
 
     def merge(self, other: BotStats) -> None:
         self.latencies += other.latencies
+        self.latency_sent += other.latency_sent
+        for mine, theirs in ((self.first_end, other.first_end), (self.wind_down, other.wind_down)):
+            for table, at in theirs.items():
+                mine[table] = min(at, mine.get(table, at))
         self.errors += other.errors
         self.seen.update(other.seen)
         self.seen_at += other.seen_at
@@ -43,6 +50,21 @@ class BotStats:
     def saw(self, code: str) -> None:
         self.seen[code] += 1
         self.seen_at.append((time.monotonic(), code))
+
+
+def steady(stats: BotStats) -> tuple[list[float], float, float] | None:
+    """The latencies of the actions sent while every table was in full play: after each had
+    seen its first hand end and before the first began to wind down (the bots leaving). A run
+    starts with every table dealing in the same second and ends with every bot leaving at
+    about the same time, which no room of independent tables does; this window leaves both
+    out. None when there is no such window (too few hands a table). Also its bounds."""
+    if not stats.first_end or not stats.wind_down or len(stats.latency_sent) != len(stats.latencies):
+        return None
+    start, end = max(stats.first_end.values()), min(stats.wind_down.values())
+    if end <= start:
+        return None
+    timed = [lat for lat, sent in zip(stats.latencies, stats.latency_sent, strict=True) if start <= sent <= end]
+    return timed, start, end
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -24,7 +24,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from games.bots.fleet import bots_for, bots_run, codes_line, game_modes, per_stats_line, tables_open
 from games.bots.pool import Played, per_bot_figures, pool_run
-from games.bots.stats import percentile
+from games.bots.stats import percentile, steady
 from games.engine.registry import GAMES
 
 
@@ -90,6 +90,15 @@ class Command(BaseCommand):
             f"elapsed {elapsed:.1f} s  hands/min {60 * ended / elapsed:.1f}  bot processes {procs}\n"
             f"action-to-broadcast latency over {len(stats.latencies)} actions: p50 {p50:.1f} ms  p99 {p99:.1f} ms"
         )
+        window = steady(stats)
+        steady_p50 = steady_p99 = None
+        if window is not None and window[0]:
+            timed, since, until = window
+            steady_p50, steady_p99 = 1000 * percentile(timed, 0.5), 1000 * percentile(timed, 0.99)
+            self.stdout.write(
+                f"in full play (every table past its first hand, none winding down: {until - since:.1f} s), over "
+                f"{len(timed)} actions: p50 {steady_p50:.1f} ms  p99 {steady_p99:.1f} ms"
+            )
         if o["json"]:
             figures = {
                 "tables": len(plan), "hands_wanted": wanted, "hands_completed": len(stats.hands),
@@ -97,6 +106,8 @@ class Command(BaseCommand):
                 "error_frames": sum(stats.seen.values()), "reconnects": stats.reconnects,
                 "elapsed": round(elapsed, 3), "hands_per_min": round(60 * ended / elapsed, 1),
                 "timed": len(stats.latencies), "p50_ms": round(p50, 1), "p99_ms": round(p99, 1), "procs": procs,
+                "steady_p50_ms": None if steady_p50 is None else round(steady_p50, 1),
+                "steady_p99_ms": None if steady_p99 is None else round(steady_p99, 1),
             }
             Path(o["json"]).write_text(json.dumps(figures) + "\n")
         for error in stats.errors[:20]:

@@ -7,7 +7,7 @@ from collections import Counter
 
 from games.bots.fleet import TablePlan, per_stats_line
 from games.bots.pool import Played, merged, per_bot_figures, pool_run, shares
-from games.bots.stats import BotStats, percentile
+from games.bots.stats import BotStats, percentile, steady
 
 
 def test_tables_are_dealt_round_robin_and_no_share_is_empty() -> None:
@@ -53,3 +53,23 @@ def test_bot_processes_play_their_tables_and_report_what_their_bots_saw() -> Non
     assert run.stats.seen["connect_failed"] >= 3
     assert len(run.per_bot) == 3 and all(b.seen["connect_failed"] for b in run.per_bot)
     assert 2.0 <= elapsed < 30
+
+
+def test_full_play_leaves_out_the_start_and_the_wind_down_of_every_process() -> None:
+    # two processes' bots: tables 1 and 2 saw their first hands end at 10 and 12 s, began to
+    # leave at 40 and 38 s; actions sent at 5 s (all tables dealing at once) and 39 s (bots leaving)
+    one = BotStats(latencies=[0.9, 0.02, 0.03], latency_sent=[5.0, 20.0, 39.0], first_end={1: 10.0}, wind_down={1: 40.0})
+    two = BotStats(latencies=[0.04, 0.8], latency_sent=[30.0, 38.5], first_end={2: 12.0, 1: 11.0}, wind_down={2: 38.0})
+    stats = merged([Played(one, []), Played(two, [])]).stats
+    assert stats.first_end == {1: 10.0, 2: 12.0} and stats.wind_down == {1: 40.0, 2: 38.0}
+    window = steady(stats)
+    assert window is not None
+    timed, since, until = window
+    assert (since, until) == (12.0, 38.0)
+    assert sorted(timed) == [0.02, 0.04]
+
+
+def test_no_full_play_when_a_table_winds_down_before_another_has_ended_a_hand() -> None:
+    stats = BotStats(latencies=[0.1], latency_sent=[3.0], first_end={1: 10.0, 2: 12.0}, wind_down={1: 11.0})
+    assert steady(stats) is None
+    assert steady(BotStats(latencies=[0.1], latency_sent=[3.0])) is None
