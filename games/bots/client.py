@@ -245,10 +245,9 @@ class Bot:
             await self._play(ws, message)
 
     def _removed(self, reason: str) -> None:
-        """The table took the seat away (too little table money for the next hand): sit down
-        again, with a new buy-in, at the snapshot that follows. Otherwise the bot would watch
-        the table for good, and a table left with too few players would never deal again.
-        Not when the bot asked to leave, nor at a closed table."""
+        """The table took the seat away (too little table money for the next hand): sit down again,
+        with a new buy-in, at the next snapshot (else a table left with too few players would never
+        deal again); not when the bot asked to leave, nor at a closed table."""
         if reason not in ("left", "table_closed"):
             self.join_sent = False
 
@@ -331,9 +330,8 @@ class Bot:
             (self.stats.voided if hand["status"] == "voided" else self.stats.hands).add(hand["id"])
             self.stats.first_end.setdefault(self.table_id, time.monotonic())
             if self.hands_wanted and len(self.stats.hands | self.stats.voided) >= self.hands_wanted:
-                self.stop.set()
-        if self.stop.is_set():
-            self.stats.wind_down.setdefault(self.table_id, time.monotonic())
+                self.stop.set()  # the table winds down (its bots share the event)
+                self.stats.wind_down.setdefault(self.table_id, time.monotonic())
         await self._resume(ws, hand)
         if self.stop.is_set() and frame.get("you") is not None and _between_sets(hand):
             if not self.leave_sent:
