@@ -102,7 +102,8 @@ def _row() -> dict:
     after = {"hands_ended": 410, "actions_player": 1700, "actions_auto": 400, "sessions": 73, "xact_commit": 21000,
              "xact_rollback": 1000, "tup_inserted": 4000, "tup_updated": 4000, "tup_deleted": 0, "tup_fetched": 9000}
     bots = {"tables": 20, "hands_wanted": 400, "hands_completed": 398, "hands_voided": 2, "failures": 0,
-            "hands_per_min": 400.0, "p50_ms": 225.4, "p99_ms": 679.0, "procs": 2}
+            "hands_per_min": 400.0, "p50_ms": 225.4, "p99_ms": 679.0, "steady_p50_ms": 30.2, "steady_p99_ms": 140.6,
+            "procs": 2}
     return row_of(cpu, before, after, bots)
 
 
@@ -125,6 +126,6 @@ def test_the_report_and_the_series_print_those_figures() -> None:
     assert "  other         20.00     20 %      10.00" in text
     assert "on average: 3.0 running a statement, 0.5 of them waiting on a lock" in text
     lines = series_text([row, row_of({}, {}, {}, {"tables": 100, "failures": 3})]).splitlines()
-    assert lines[0].startswith("| tables | hands | hands/min | p50 ms | p99 ms | failures | asgi |")
-    assert lines[2] == "| 20 | 400/400 | 400.0 | 225 | 679 | 0 | 20.0 | 2.5 | 0.5 | 10.0 | 1.0 | 6.0 | 10.0 | 83 % | 10.5 | 0.5 |"
-    assert lines[3].startswith("| 100 | 0/? | - | - | - | 3 | - |")
+    assert lines[0].startswith("| tables | hands | hands/min | p50 ms | p99 ms | full play p50 / p99 ms | failures | asgi |")
+    assert lines[2] == "| 20 | 400/400 | 400.0 | 225 | 679 | 30 / 141 | 0 | 20.0 | 2.5 | 0.5 | 10.0 | 1.0 | 6.0 | 10.0 | 83 % | 10.5 | 0.5 |"
+    assert lines[3].startswith("| 100 | 0/? | - | - | - | - / - | 3 | - |")
