@@ -25,7 +25,8 @@ from itertools import combinations
 from games.engine.poker import CARD_PRIME, FLUSH5, PLAIN3, PLAIN5, TOP_SHIFT, prime_product
 
 __all__ = [
-    "CARD_PRIME", "FLUSH", "PLAIN", "THREE", "cards_of", "fives", "key3", "key5", "key5_plain", "sorted_desc", "threes",
+    "CARD_PRIME", "FLUSH", "PLAIN", "THREE", "cards_of", "fives", "front_keys", "key3", "key5", "key5_plain",
+    "sorted_desc", "subset_masks", "threes",
 ]
 
 #: Keys by prime product (:func:`games.engine.poker.prime_product`), the poker module's one
@@ -72,7 +73,7 @@ def key3(cards: Sequence[int]) -> int:
 
 
 @cache
-def _subset_masks(n: int, size: int) -> tuple[list[int], dict[int, int]]:
+def subset_masks(n: int, size: int) -> tuple[list[int], dict[int, int]]:
     """The masks of every ``size``-subset of ``n`` positions in ``combinations`` order, and
     each mask's place in that list. They depend on ``n`` only, so they are built once."""
     masks = [sum(1 << i for i in c) for c in combinations(range(n), size)]
@@ -88,7 +89,7 @@ def fives(cards: Sequence[int], suits: bool) -> list[tuple[int, int]]:
     """
     plain = PLAIN
     keys = [plain[a * b * c * d * e] for a, b, c, d, e in combinations([CARD_PRIME[x] for x in cards], 5)]
-    masks, place = _subset_masks(len(cards), 5)
+    masks, place = subset_masks(len(cards), 5)
     if min(keys) < 0:  # some straights
         for i, key in enumerate(keys):
             if key < 0:
@@ -107,16 +108,14 @@ def _positions(mask: int) -> list[int]:
 
 def threes(cards: Sequence[int]) -> list[tuple[int, int]]:
     """``(key, mask)`` of every 3-subset of ``cards`` (front keys)."""
-    n = len(cards)
-    pr = [CARD_PRIME[c] for c in cards]
+    return list(zip(front_keys(cards), subset_masks(len(cards), 3)[0], strict=True))
+
+
+def front_keys(cards: Sequence[int]) -> list[int]:
+    """The key of every 3-subset of ``cards``, in ``combinations`` order (the order of
+    :func:`subset_masks`)."""
     three = THREE
-    out: list[tuple[int, int]] = []
-    for a in range(n - 2):
-        for b in range(a + 1, n - 1):
-            pb, mb = pr[a] * pr[b], (1 << a) | (1 << b)
-            for c in range(b + 1, n):
-                out.append((three[pb * pr[c]], mb | (1 << c)))
-    return out
+    return [three[a * b * c] for a, b, c in combinations([CARD_PRIME[x] for x in cards], 3)]
 
 
 def sorted_desc(rows: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -22,10 +22,12 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from importlib import resources
 from itertools import accumulate
-from typing import Any
+from typing import Any, TypeVar
 
 from games.engine.solver.evaluate import FLUSH, PLAIN, THREE
 from games.engine.thirteen.scoring import BACK, FRONT, MIDDLE, row_value
+
+V = TypeVar("V")
 
 POSITIONS = ("front", "middle", "back")
 
@@ -101,14 +103,15 @@ class ThirteenModel:
         return self._front_values[i - 1] if i else float("-inf")
 
 
-class _Memo(dict[int, float]):
-    """``key -> fn(key)``, each computed once, on first use."""
+class _Memo(dict[int, V]):
+    """``key -> fn(key)``, each computed once, on first use (a subscript, not a call: the
+    searches read these in their inner loops)."""
 
-    def __init__(self, fn: Callable[[int], float]) -> None:
+    def __init__(self, fn: Callable[[int], V]) -> None:
         super().__init__()
         self.fn = fn
 
-    def __missing__(self, key: int) -> float:
+    def __missing__(self, key: int) -> V:
         value = self[key] = self.fn(key)
         return value
 
@@ -176,24 +179,12 @@ def _blend(cum: list[float], base: int, n: int, fx: float, fy: float, fz: float)
     return c0 + (c1 - c0) * fx
 
 
-class _Odds(dict[int, tuple[float, float]]):
-    """``key -> (P(X < key), P(X <= key))``, filled in on demand for keys such as a
-    5-card key standing in as a bound for a front."""
-
-    def __init__(self, marginal: Marginal) -> None:
-        super().__init__()
-        self.marginal = marginal
-
-    def __missing__(self, key: int) -> tuple[float, float]:
-        return self.marginal.odds(key)
-
-
 class _Cells(dict[int, tuple[int, float, int, float]]):
     """``key -> (offset, fraction, offset, fraction)``: where ``P(X <= key)``, then ``P(X < key)``,
     fall on one row's axis of the copula grid (the offset already times the axis' stride),
     as :func:`_trilinear` would find them; computed once per key."""
 
-    def __init__(self, odds: _Odds, g: int, stride: int) -> None:
+    def __init__(self, odds: _Memo[tuple[float, float]], g: int, stride: int) -> None:
         super().__init__()
         self.odds, self.g, self.stride = odds, g, stride
 
@@ -211,9 +202,10 @@ class TrioModel:
         rows = data["rows"]
         self.marg = []
         for row, name in enumerate(POSITIONS):
-            table = _Odds(Marginal(rows[name]))
-            for k in key_universe(row, False):
-                table[k] = table.marginal.odds(k)
+            # ``key -> (P(X < key), P(X <= key))``, every key of the row at once, others (a
+            # 5-card key standing in as a bound for a front) as they are asked for
+            table = _Memo(Marginal(rows[name]).odds)
+            table.update((k, table.fn(k)) for k in key_universe(row, False))
             self.marg.append(table)
         self.copula = Copula(data["grid"], data["copula"])
         self.q = float(data["home_run_q"])

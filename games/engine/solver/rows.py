@@ -32,6 +32,7 @@ from itertools import combinations, product
 from operator import or_
 
 from games.engine.poker import CARD_PRIME, FLUSH5, PLAIN3, PLAIN5, prime_product
+from games.engine.solver.evaluate import subset_masks
 
 __all__ = ["Layout", "Rows", "key_order", "layout"]
 
@@ -60,23 +61,12 @@ def _rank(suits: bool) -> dict[int, int]:
     return dict(zip(keys, range(len(keys)), strict=True))
 
 
-_BIT = [1 << i for i in range(32)]
-
-
-@cache
-def _subsets(n: int, size: int) -> tuple[list[tuple[int, ...]], list[int]]:
-    """Every ``size``-subset of ``n`` positions in ``combinations`` order, and its mask."""
-    combos = list(combinations(range(n), size))
-    return combos, [sum(map(_BIT.__getitem__, c)) for c in combos]
-
-
 @cache
 def _positions(n: int) -> dict[int, tuple[int, ...]]:
     """The positions of every 3- and 5-card mask of ``n`` positions (rows, and a front beside them)."""
     out: dict[int, tuple[int, ...]] = {}
     for size in (3, 5):
-        combos, masks = _subsets(n, size)
-        out.update(zip(masks, combos, strict=True))
+        out.update(zip(subset_masks(n, size)[0], combinations(range(n), size), strict=True))
     return out
 
 
@@ -91,8 +81,7 @@ class Layout:
         if len(self.keys).bit_length() + n > 32:
             raise ValueError("packed rows must fit in 32 bits")
         rank = _rank(suits)
-        self.masks = _subsets(n, size)[1]
-        self.place = dict(zip(self.masks, range(len(self.masks)), strict=True))
+        self.masks, self.place = subset_masks(n, size)
         if size == 3:
             self.plain, self.flush = _ranks(PLAIN3, rank, n), {}
         elif suits:

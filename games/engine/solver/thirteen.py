@@ -26,18 +26,17 @@ back, aces up in the middle and kings in front are worth more:
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
 from games.engine.errors import EngineError
-from games.engine.poker import CARD_PRIME, PLAIN3
+from games.engine.solver.evaluate import front_keys, subset_masks
 from games.engine.solver.model import ThirteenModel, thirteen_model
 from games.engine.solver.rows import layout
 from games.engine.solver.search import TopK, record
 from games.engine.thirteen.naturals import NATURAL_VALUES, best_natural
 
 _FIVES = layout(13, 5, True)  # every back and middle, with suits
-_FRONT_MASKS = [sum(1 << i for i in c) for c in combinations(range(13), 3)]
+_FRONT_MASKS = subset_masks(13, 3)[0]
 
 
 def search_thirteen(cards: list[int], model: ThirteenModel, k: int) -> TopK:
@@ -55,8 +54,7 @@ class _Search:
 
     def __init__(self, cards: list[int], model: ThirteenModel, k: int) -> None:
         self.rows = rows = _FIVES.rows(cards)
-        primes = [CARD_PRIME[c] for c in cards]
-        front = dict(zip(_FRONT_MASKS, [PLAIN3[a * b * c] for a, b, c in combinations(primes, 3)], strict=True))
+        front = dict(zip(_FRONT_MASKS, front_keys(cards), strict=True))
         front_top = max(map(model.front.__getitem__, front.values()))  # the best front anywhere
         self.model, self.top = model, TopK(k)
         #: What :meth:`middles` reads, in one tuple: it runs for every back.
