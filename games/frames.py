@@ -16,7 +16,7 @@ from django.conf import settings
 
 from games.adapters import engine
 from games.models import Hand
-from games.presence import presence_read
+from games.presence import SeatKey, presence_online
 from games.services.sql import FRAME_SEATS
 from games.table_facts import leave_part, set_part, waiting_part
 from tables.models import Table
@@ -42,15 +42,13 @@ class SeatRow:
         return self.display_name or self.username  # accounts.User.shown_name
 
 
-def _presence(seat: SeatRow, now: float, seen: dict[tuple[int, int], float]) -> dict[str, Any]:
-    last = seen.get((seat.table_id, seat.user_id))
-    online = last is not None and now - last <= settings.GAMES_PRESENCE_TIMEOUT and not seat.disconnected
+def _presence(seat: SeatRow, online: set[SeatKey]) -> dict[str, Any]:
     return {
         "index": seat.index,
         "user": seat.user_id,
         "name": seat.name,
         "status": seat.status,
-        "connected": online,
+        "connected": (seat.table_id, seat.user_id) in online and not seat.disconnected,
         "auto": seat.disconnected,
         "table_money": seat.table_money,
     }
@@ -82,8 +80,8 @@ def _hand_part(hand: Hand | None, user_id: int | None) -> dict[str, Any] | None:
 
 def _base(table: Table, seats: list[SeatRow]) -> dict[str, Any]:
     level = table.stake_level
-    now = time.time()
-    seen = presence_read((s.table_id, s.user_id) for s in seats)  # Redis, not the database
+    # Redis (where it does not know already), not the database
+    online = presence_online(((s.table_id, s.user_id) for s in seats), time.time(), settings.GAMES_PRESENCE_TIMEOUT)
     return {
         "type": "state",
         "protocol": PROTOCOL_VERSION,
@@ -98,7 +96,7 @@ def _base(table: Table, seats: list[SeatRow]) -> dict[str, Any]:
             "min_table_money": level.min_table_money,
             "seats": level.seats,
         },
-        "seats": [_presence(s, now, seen) for s in seats],
+        "seats": [_presence(s, online) for s in seats],
         "waiting": waiting_part(table, seats, table.current_hand),
         "set": set_part(table, table.current_hand),
     }

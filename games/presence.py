@@ -8,6 +8,12 @@ the first heartbeat on record) and, in the same pipeline, the table's last broad
 (``games.sent``) that the pong carries. Times are stored as plain numbers. The consumer sends it
 from its event loop (``presence_beat_async``): a hop to a thread and back cost a server more than
 the round trip itself (``config.loop_redis``).
+
+A frame shows whether each seat was heard from lately (``presence_online``). A seat's heartbeat
+time only moves forward, so a seat this process has already seen inside the window is still
+inside it: the process remembers the last time it read or wrote for each seat
+(``_known``), and a frame asks Redis only about the seats not known to be inside the window
+(none at a table whose players all beat lately), with the same answer a fresh read would give.
 """
 
 from __future__ import annotations
@@ -27,6 +33,17 @@ from games import sent
 PRESENCE_TTL = 24 * 3600
 
 SeatKey = tuple[int, int]  # (table id, user id)
+
+#: The last heartbeat time this process read or wrote, per seat (``presence_online``).
+_known: dict[SeatKey, float] = {}
+#: Past this many seats remembered, the memory starts again (seats that left stay otherwise).
+_KNOWN_MAX = 100_000
+
+
+def _remember(values: dict[SeatKey, float]) -> None:
+    if len(_known) + len(values) > _KNOWN_MAX:
+        _known.clear()
+    _known.update(values)
 
 
 def presence_key(table_id: int, user_id: int) -> str:
@@ -109,13 +126,17 @@ def _store() -> _Local | _Redis:
 def presence_beat(table_id: int, user_id: int) -> tuple[bool, int | None]:
     """Record a heartbeat now: whether it is the first on record, and the table's last
     broadcast version (None if unknown)."""
-    last, version = _store().beat(presence_key(table_id, user_id), time.time(), table_id)
+    at = time.time()
+    last, version = _store().beat(presence_key(table_id, user_id), at, table_id)
+    _remember({(table_id, user_id): at})
     return last is None, version
 
 
 async def presence_beat_async(table_id: int, user_id: int) -> tuple[bool, int | None]:
     """:func:`presence_beat` on the running event loop, without a thread."""
-    last, version = await _store().abeat(presence_key(table_id, user_id), time.time(), table_id)
+    at = time.time()
+    last, version = await _store().abeat(presence_key(table_id, user_id), at, table_id)
+    _remember({(table_id, user_id): at})
     return last is None, version
 
 
@@ -125,16 +146,35 @@ def presence_read(seats: Iterable[SeatKey]) -> dict[SeatKey, float]:
     if not keys:
         return {}
     names = list(keys)
-    return {keys[k]: v for k, v in zip(names, _store().read(names), strict=True) if v is not None}
+    seen = {keys[k]: v for k, v in zip(names, _store().read(names), strict=True) if v is not None}
+    _remember(seen)
+    return seen
+
+
+def presence_online(seats: Iterable[SeatKey], now: float, within: float) -> set[SeatKey]:
+    """The seats heard from within ``within`` seconds before ``now``: those this process
+    already knows to be inside the window without a read, the others in one read."""
+    online, unknown = set(), []
+    for seat in seats:
+        last = _known.get(seat)
+        if last is not None and now - last <= within:
+            online.add(seat)
+        else:
+            unknown.append(seat)
+    if unknown:
+        online.update(seat for seat, last in presence_read(unknown).items() if now - last <= within)
+    return online
 
 
 def presence_start(seats: Iterable[SeatKey], at: float) -> None:
     """Put ``at`` on record as the seats' last heartbeat (a new seat, or a window restarted)."""
-    values = {presence_key(t, u): at for t, u in seats}
-    if values:
-        _store().start(values)
+    seats = list(seats)
+    if seats:
+        _store().start({presence_key(t, u): at for t, u in seats})
+        _remember(dict.fromkeys(seats, at))
 
 
 def presence_reset() -> None:
     """Forget every record (tests; a restored database): every seat starts a new window."""
     _store().reset()
+    _known.clear()
