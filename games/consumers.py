@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from functools import partial
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -24,6 +25,7 @@ from config.websocket import LocalizedWebsocketConsumer
 from games import broadcast
 from games.frames import frame_for
 from games.groups import register_loop
+from games.presence import Also
 from games.protocol import BadMessage, Message, parse
 from games.services.errors import PlayError
 
@@ -120,10 +122,13 @@ class TableConsumer(LocalizedWebsocketConsumer):
         )
         await self.close(code=CLOSE_TOO_MANY_CONNECTIONS)
 
+    def _slot_due(self) -> bool:
+        return time.monotonic() - self.slot_refreshed >= settings.GAMES_WS_SLOT_TTL / 6
+
     async def _refresh_slot(self) -> bool:
         """Keep the slot alive while the client talks (its heartbeats); a connection whose slot
         expired and cannot be claimed again is closed like an extra one."""
-        if time.monotonic() - self.slot_refreshed < settings.GAMES_WS_SLOT_TTL / 6:
+        if not self._slot_due():
             return True
         if await self._claim_slot():
             return True
@@ -154,12 +159,10 @@ class TableConsumer(LocalizedWebsocketConsumer):
         except BadMessage as exc:
             await self._error(exc.client_id, "bad_message", str(exc))
             return
-        if self._authenticated and not await self._refresh_slot():
-            return
         if message.type == "ping":
-            user = self.user if self._authenticated else None
-            version = await _heartbeat(self.table_id, user, self.away)
-            await self._send({"type": "pong", "t": time.time(), "version": version})
+            await self._ping()
+            return
+        if self._authenticated and not await self._refresh_slot():
             return
         if message.type == "sync":
             await self._send_snapshot()
@@ -168,6 +171,23 @@ class TableConsumer(LocalizedWebsocketConsumer):
             await self._error(message.id, "login_required", _("Log in to play."))
             return
         await self._call(message)
+
+    async def _ping(self) -> None:
+        """The heartbeat, and the slot's refresh when due in the same Redis round trip (a slot
+        that was gone, or the embedded mode's, is claimed as any other message would)."""
+        from games.services import limits
+
+        user, user_id = (self.user, self.user_id) if self._authenticated else (None, None)
+        also = None
+        if user_id is not None and self._slot_due() and limits.connections_limited():
+            also = partial(limits.connection_refresh_on, user_id=user_id, channel=self.channel_name)
+        version, replies = await _heartbeat(self.table_id, user, self.away, also)
+        if also is not None:
+            if replies is not None and limits.connection_refreshed(replies):
+                self.slot_refreshed = time.monotonic()
+            elif not await self._refresh_slot():
+                return
+        await self._send({"type": "pong", "t": time.time(), "version": version})
 
     async def _call(self, message: Message) -> None:
         from games.services import commands, hints
@@ -257,20 +277,23 @@ def _table_exists(table_id: int) -> bool:
     return Table.objects.filter(pk=table_id).exists()
 
 
-async def _heartbeat(table_id: int, user: Any, away: bool) -> int | None:
+async def _heartbeat(
+    table_id: int, user: Any, away: bool, also: Also | None = None
+) -> tuple[int | None, list[Any] | None]:
     """Record a player's heartbeat (games/presence.py; ``away``: the seat came back); the newest
     version broadcast for the table, which a client that has not seen it asks for
-    (docs/PROTOCOL.md "Client obligations"). On the event loop: a thread only when the
-    database must hear of it."""
+    (docs/PROTOCOL.md "Client obligations"), and the replies to ``also``'s commands sent in the
+    same round trip (None: not sent). On the event loop: a thread only when the database must
+    hear of it."""
     from games.sent import sent_version_async
     from games.services.presence import seat_heartbeat_async
 
     if user is not None:
-        return await seat_heartbeat_async(table_id=table_id, user=user, away=away)
+        return await seat_heartbeat_async(table_id=table_id, user=user, away=away, also=also)
     try:
-        return await sent_version_async(table_id)
+        return await sent_version_async(table_id), None
     except Exception:  # noqa: BLE001 - a pong never fails for its bookkeeping
-        return None
+        return None, None
 
 
 def _slot_release(user_id: int, channel: str) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
@@ -33,6 +33,11 @@ from games import sent
 PRESENCE_TTL = 24 * 3600
 
 SeatKey = tuple[int, int]  # (table id, user id)
+#: More commands for a heartbeat's round trip: given the Redis pipeline, queues them on it.
+Also = Callable[[Any], None]
+#: The last heartbeat time on record before this one, the table's last broadcast version, and
+#: the replies to the ``Also`` commands (None where there is no pipeline: they were not sent).
+Beat = tuple[float | None, int | None, list[Any] | None]
 
 #: The last heartbeat time this process read or wrote, per seat (``presence_online``).
 _known: dict[SeatKey, float] = {}
@@ -74,8 +79,8 @@ class _Local:
         with self.lock:
             self.seen.clear()
 
-    async def abeat(self, key: str, at: float, table_id: int) -> tuple[float | None, int | None]:
-        return self.beat(key, at, table_id)  # memory only: nothing to wait for
+    async def abeat(self, key: str, at: float, table_id: int, also: Also | None) -> Beat:
+        return (*self.beat(key, at, table_id), None)  # memory only: nothing to wait for, no pipeline
 
 
 class _Redis:
@@ -88,9 +93,12 @@ class _Redis:
     def beat(self, key: str, at: float, table_id: int) -> tuple[float | None, int | None]:
         return _beat_result(_beat_on(self.client.pipeline(transaction=False), key, at, table_id).execute())
 
-    async def abeat(self, key: str, at: float, table_id: int) -> tuple[float | None, int | None]:
+    async def abeat(self, key: str, at: float, table_id: int, also: Also | None) -> Beat:
         pipe = _beat_on(loop_client(self.url).pipeline(transaction=False), key, at, table_id)
-        return _beat_result(await pipe.execute())
+        if also is not None:
+            also(pipe)
+        replies = await pipe.execute()
+        return (*_beat_result(replies[:2]), replies[2:] if also is not None else None)
 
     def read(self, keys: list[str]) -> list[float | None]:
         return [None if v is None else float(v) for v in self.client.mget(keys)]
@@ -132,12 +140,16 @@ def presence_beat(table_id: int, user_id: int) -> tuple[bool, int | None]:
     return last is None, version
 
 
-async def presence_beat_async(table_id: int, user_id: int) -> tuple[bool, int | None]:
-    """:func:`presence_beat` on the running event loop, without a thread."""
+async def presence_beat_async(
+    table_id: int, user_id: int, also: Also | None = None
+) -> tuple[bool, int | None, list[Any] | None]:
+    """:func:`presence_beat` on the running event loop, without a thread; ``also`` queues more
+    commands in the same round trip, whose replies come third (None in the embedded mode: not
+    sent)."""
     at = time.time()
-    last, version = await _store().abeat(presence_key(table_id, user_id), at, table_id)
+    last, version, more = await _store().abeat(presence_key(table_id, user_id), at, table_id, also)
     _remember({(table_id, user_id): at})
-    return last is None, version
+    return last is None, version, more
 
 
 def presence_read(seats: Iterable[SeatKey]) -> dict[SeatKey, float]:

@@ -190,6 +190,29 @@ async def connection_claim_async(*, user_id: int, channel: str) -> bool:
     )
 
 
+def connection_refresh_on(pipe: Any, *, user_id: int, channel: str) -> None:
+    """Queue on a Redis pipeline the refresh of the slot this connection holds (``ZADD XX``: only
+    if it is there), to ride in a round trip the connection makes anyway (its heartbeat's,
+    ``games.consumers``); :func:`connection_refreshed` reads the replies. A slot no longer there
+    (expired and taken by another claim) is claimed again with :func:`connection_claim_async`,
+    which counts. While the slot is there no claim since its refresh has dropped it, so the
+    count it was admitted under still holds: the refresh is the script's answer without the script."""
+    ttl = settings.GAMES_WS_SLOT_TTL
+    key = _key(f"ws:{user_id}")
+    pipe.zadd(key, {channel: time.time() + ttl}, xx=True, ch=True)
+    pipe.expire(key, int(ttl) + 1)
+
+
+def connection_refreshed(replies: list[Any]) -> bool:
+    """Whether :func:`connection_refresh_on` found the slot and refreshed it."""
+    return bool(replies[0])
+
+
+def connections_limited() -> bool:
+    """Whether connections are counted at all (a slot to keep fresh)."""
+    return _on()
+
+
 def connection_release(*, user_id: int, channel: str) -> None:
     _store().release(user_id, channel)
 

@@ -11,12 +11,13 @@ when the sweeper first finds it so: a lost cache marks nobody away.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.presence import presence_beat, presence_beat_async, presence_read
+from games.presence import Also, presence_beat, presence_beat_async, presence_read
 from games.services.hand_presence import hand_player_back, hand_player_left
 from games.services.store import table_lock, table_touch
 from tables.models import Seat
@@ -33,15 +34,18 @@ def seat_heartbeat(*, table_id: int, user: User, away: bool = False) -> int | No
     return version
 
 
-async def seat_heartbeat_async(*, table_id: int, user: User, away: bool = False) -> int | None:
+async def seat_heartbeat_async(
+    *, table_id: int, user: User, away: bool = False, also: Also | None = None
+) -> tuple[int | None, list[Any] | None]:
     """:func:`seat_heartbeat` from an event loop: the Redis round trip on the loop, a thread only
-    for the database, when something may have changed."""
-    first, version = await presence_beat_async(table_id, user.pk)
+    for the database, when something may have changed. ``also``: more commands for the same
+    round trip (``games.presence.presence_beat_async``); their replies come second."""
+    first, version, more = await presence_beat_async(table_id, user.pk, also)
     if first or away:
         from config.db_threads import in_db_thread
 
         await in_db_thread(_changed, table_id, user, first)
-    return version
+    return version, more
 
 
 def _changed(table_id: int, user: User, first: bool) -> None:

@@ -3,6 +3,7 @@ user's connections; the counts of a dead server expire; repeated hints are free.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
@@ -159,3 +160,61 @@ async def test_a_slot_claimed_from_the_event_loop_counts_with_the_threads_claims
     assert await store.aclaim(user, "c", 2, 30)
     await db(store.release)(user, "b")
     await db(store.release)(user, "c")
+
+
+def _slots(user_id: int) -> dict[str, float]:
+    """The user's counted connections, channel -> when each slot expires."""
+    store = limits._store()
+    if isinstance(store, limits._Redis):
+        pairs = store.client.zrange(limits._key(f"ws:{user_id}"), 0, -1, withscores=True)
+        return {channel.decode(): score for channel, score in pairs}
+    return dict(store.slots.get(user_id, {}))
+
+
+async def _ping(player: WsPlayer) -> dict[str, Any]:
+    await player.comm.send_to(text_data='{"type":"ping"}')
+    return await player.next_any(("pong", "error"), 10, lambda m: True)
+
+
+@pytest.mark.asyncio
+async def test_a_heartbeat_keeps_its_slot_fresh_in_its_own_round_trip(funded, table_for, settings):
+    """A ping whose slot is due for a refresh refreshes it in the heartbeat's round trip: the
+    slot's expiry moves on and, in Redis, the claim script is never run for it."""
+    settings.GAMES_WS_SLOT_TTL = 1.2  # a refresh is due 0.2 s after the last
+    ann, table = await db(funded)(), await db(table_for)("thirteen")
+    player = await WsPlayer(table.pk, ann).connect()
+    (channel, expires), = (await db(_slots)(ann.pk)).items()
+    store = limits._store()
+    if isinstance(store, limits._Redis):
+        await db(store.client.script_flush)()  # a claim from now on would load the script again
+    await asyncio.sleep(0.3)
+    assert (await _ping(player))["type"] == "pong"
+    assert (await db(_slots)(ann.pk))[channel] > expires
+    if isinstance(store, limits._Redis):
+        assert await db(store.client.script_exists)(limits._CLAIM_SHA) == [False]
+    await player.close()
+
+
+@pytest.mark.asyncio
+async def test_a_heartbeat_whose_slot_was_taken_claims_one_again_or_is_refused(funded, table_for, settings):
+    """A slot gone from the count (expired, then dropped by another claim) is claimed again at
+    the next heartbeat, which counts: with the user's other connections at the limit, it is
+    refused like an extra connection."""
+    settings.GAMES_WS_SLOT_TTL = 1.2
+    settings.GAMES_WS_CONNECTIONS_PER_USER = 2
+    ann, table = await db(funded)(), await db(table_for)("thirteen")
+    player = await WsPlayer(table.pk, ann).connect()
+    (channel,) = await db(_slots)(ann.pk)
+    await db(limits.connection_release)(user_id=ann.pk, channel=channel)
+    await asyncio.sleep(0.3)
+    assert (await _ping(player))["type"] == "pong"
+    assert channel in await db(_slots)(ann.pk)  # claimed again
+
+    await db(limits.connection_release)(user_id=ann.pk, channel=channel)
+    for other in ("other-1", "other-2"):
+        assert await db(limits.connection_claim)(user_id=ann.pk, channel=other)
+    await asyncio.sleep(0.3)
+    assert (await _ping(player))["code"] == "too_many_connections"
+    assert await player.comm.receive_output(timeout=10) == {"type": "websocket.close", "code": 4429}
+    for other in ("other-1", "other-2"):
+        await db(limits.connection_release)(user_id=ann.pk, channel=other)
