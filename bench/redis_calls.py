@@ -10,7 +10,12 @@ the ways so that they share the machine's minutes:
   ``presence_online`` when this process knows the seats to be inside the window (no read);
 - a heartbeat alone (``presence_beat_async``); with the refresh of the connection's slot as its
   own round trip (``connection_claim_async``, the claim script); with the refresh in the
-  heartbeat's round trip (``connection_refresh_on``).
+  heartbeat's round trip (``connection_refresh_on``);
+- a timer task sent to the broker (the next deal's, ``games.timers``), as the code sends it (its
+  own app, whose configuration is a plain mapping, ``config.celery_app.DjangoCelerySettings``,
+  and the arguments' ``repr`` given) and as it did before (an app configured from Django's
+  settings object, Celery's safe repr), to a queue of its own that nothing reads and that is
+  deleted at the end.
 
 Redis's own CPU is not counted. The keys are of a table and user no test or run uses.
 """
@@ -45,8 +50,23 @@ async def _atime(call: Callable[[], Awaitable[object]], n: int) -> tuple[float, 
 
 
 async def main(calls: int, rounds: int) -> None:
+    import redis
+    from celery import Celery
+    from django.conf import settings
+
+    from config.celery_app import app
     from games import presence
     from games.services import limits
+
+    before = Celery("before")
+    before.config_from_object("django.conf:settings", namespace="CELERY")
+    args = [TABLE, 1, time.time() + 3600]
+
+    def send_before() -> None:
+        before.send_task("bench.noop", args=args, countdown=3600, queue=CHANNEL)
+
+    def send_now() -> None:
+        app.send_task("bench.noop", args=args, argsrepr=repr(args), kwargsrepr="{}", countdown=3600, queue=CHANNEL)
 
     seats = [(TABLE, USER + i) for i in range(4)]
     presence.presence_start(seats, time.time())
@@ -73,12 +93,18 @@ async def main(calls: int, rounds: int) -> None:
         ("heartbeat alone", lambda: _atime(lambda: presence.presence_beat_async(TABLE, USER), calls)),
         ("heartbeat, then slot claim", lambda: _atime(beat_then_claim, calls)),
         ("heartbeat with slot refresh", lambda: _atime(beat_with_refresh, calls)),
+        ("timer task sent, as before", lambda: asyncio.to_thread(_time, send_before, calls)),
+        ("timer task sent, as now", lambda: asyncio.to_thread(_time, send_now, calls)),
     ]
     results: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in ways}
     for _ in range(rounds):
         for name, run in ways:
             results[name].append(await run())
     limits.connection_release(user_id=USER, channel=CHANNEL)
+    # the queue and what kombu keeps of its bindings
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(
+        CHANNEL, f"_kombu.binding.{CHANNEL}", f"_kombu.binding_permanent.{CHANNEL}"
+    )
     print(f"{calls} calls a round, {rounds} rounds; µs per call, each round")
     for name, figures in results.items():
         cpu = " / ".join(f"{c:.0f}" for c, _w in figures)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 
@@ -30,7 +31,7 @@ def schedule_expire(hand_id: int, phase_seq: int, when: datetime) -> None:
     """End the phase ``phase_seq`` of the hand at ``when`` (unless it moved on by then)."""
     if not settings.GAMES_TIMERS:
         return
-    app.send_task(EXPIRE_PHASE, args=[hand_id, phase_seq, when.timestamp()], eta=when)
+    _send(EXPIRE_PHASE, [hand_id, phase_seq, when.timestamp()], eta=when)
 
 
 def schedule_start(table_id: int, delay: float, hands_played: int | None = None) -> None:
@@ -44,4 +45,10 @@ def schedule_start(table_id: int, delay: float, hands_played: int | None = None)
         return
     if hands_played is None:
         hands_played = Table.objects.filter(pk=table_id).values_list("hands_played", flat=True).first()
-    app.send_task(START_HAND, args=[table_id, hands_played, time.time() + delay], countdown=delay)
+    _send(START_HAND, [table_id, hands_played, time.time() + delay], countdown=delay)
+
+
+def _send(name: str, args: list[Any], **options: Any) -> None:
+    """Send a task whose arguments are a few numbers: their ``repr`` is what Celery would log and
+    show for them, without its general-purpose safe repr (part of what sending costs a server)."""
+    app.send_task(name, args=args, argsrepr=repr(args), kwargsrepr="{}", **options)

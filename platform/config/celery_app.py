@@ -21,6 +21,8 @@ Eager tasks (``task.apply``) run inside their caller's transaction and are left 
 
 import os
 import sys
+from collections.abc import Iterator, Mapping
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +36,35 @@ if _ROOT not in sys.path:
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 
+class DjangoCelerySettings(Mapping[str, Any]):
+    """Django's ``CELERY_*`` settings, read once when Celery first asks for its configuration.
+
+    Celery wraps a settings object (``"django.conf:settings"``) in an attribute view, and its
+    every lookup tries several names of each key in turn: on Django's lazy settings each miss is
+    a ``__getattr__`` that raises, some twenty of them in every task sent (about a fifth of
+    ``send_task``'s cost, bench/README.md "Redis calls of a heartbeat and a frame"). A plain
+    mapping answers the same lookups from a dict. The settings are read after Django's are
+    configured (Celery reads its configuration lazily) and not again: nothing changes a
+    ``CELERY_*`` setting at run time."""
+
+    @cached_property
+    def _values(self) -> dict[str, Any]:
+        from django.conf import settings
+
+        return {name: getattr(settings, name) for name in dir(settings) if name.startswith("CELERY_")}
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
 app = Celery("config")
-app.config_from_object("django.conf:settings", namespace="CELERY")
+app.config_from_object(DjangoCelerySettings(), namespace="CELERY")
 app.autodiscover_tasks()
 
 
