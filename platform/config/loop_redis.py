@@ -18,6 +18,12 @@ _clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[str, f
 )
 
 
+#: Connections a loop's client opens at most. A call beyond them waits for one to come back
+#: (at most the client's ``timeout``): a burst, such as every socket of a restarted server
+#: connecting at once, queues instead of failing (a plain pool raises past its size).
+CONNECTIONS = 100
+
+
 def loop_client(url: str, *, timeout: float = 2.0) -> Any:
     """The running loop's client of the Redis at ``url`` whose replies wait at most ``timeout``
     seconds (one client per URL and timeout)."""
@@ -30,9 +36,10 @@ def loop_client(url: str, *, timeout: float = 2.0) -> Any:
     if client is None:
         import redis.asyncio
 
-        client = clients[url, timeout] = redis.asyncio.Redis.from_url(
-            url, socket_connect_timeout=1, socket_timeout=timeout
+        pool = redis.asyncio.BlockingConnectionPool.from_url(
+            url, max_connections=CONNECTIONS, timeout=timeout, socket_connect_timeout=1, socket_timeout=timeout
         )
+        client = clients[url, timeout] = redis.asyncio.Redis.from_pool(pool)
     return client
 
 
