@@ -93,6 +93,7 @@ class Bot:
     acted: set[tuple[int, int, str]] = field(default_factory=set)
     join_id: str | None = None
     join_sent: bool = False
+    leave_id: str | None = None
     leave_sent: bool = False
     last_state: float = 0.0
     last_heard: float = 0.0
@@ -271,6 +272,16 @@ class Bot:
             elif code != "already_seated":
                 self.stats.errors.append(f"table {self.table_id}: join: {code}: {message.get('message')}")
             return
+        if request_id and request_id == self.leave_id:
+            if code in TRANSIENT:
+                self.leave_sent = False  # leave again, same id, with the next frame
+            elif code == "not_seated":
+                # The table unseated the bot first (too little table money for the next hand,
+                # its notice on the way): what the leave asked for.
+                self.done.set()
+            else:
+                self.stats.errors.append(f"table {self.table_id}: leave: {code}: {message.get('message')}")
+            return
         item = self.pending.get(request_id)
         if item is None:
             if code not in TRANSIENT:
@@ -336,7 +347,8 @@ class Bot:
         if self.stop.is_set() and frame.get("you") is not None and _between_sets(hand):
             if not self.leave_sent:
                 self.leave_sent = True
-                await ws.send(json.dumps({"type": "leave"}))
+                self.leave_id = self.leave_id or uuid.uuid4().hex
+                await ws.send(json.dumps({"type": "leave", "id": self.leave_id}))
             return
         await self._act(ws, frame)
 

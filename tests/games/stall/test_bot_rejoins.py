@@ -61,3 +61,26 @@ def test_the_last_frames_and_the_newest_version_are_kept() -> None:
     assert len(bot.frames) == 10
     assert [f[2] for f in bot.frames][-2:] == [14, None]
     assert bot.frames[-1][1] == "pong"
+
+
+def test_a_leave_that_finds_the_seat_already_taken_away_is_no_failure() -> None:
+    """Winding down, a bot asks to leave after a hand; the next deal may unseat it first for want
+    of table money. The refusal (not seated) is what the leave asked for: done, not a failure;
+    another refusal of the leave is one."""
+    def wind_down(code: str) -> Bot:
+        bot = Bot(urls=["ws://x"], table_id=1, session="s", origin="", buy_in=500, hands_wanted=5, stats=BotStats())
+        bot.stop.set()
+        ws = _Socket()
+
+        async def play() -> None:
+            await bot._handle(ws, _state(1, 0))  # seated, no hand in play: leaves
+            (leave,) = [m for m in ws.sent if m["type"] == "leave"]
+            await bot._handle(ws, {"type": "error", "id": leave["id"], "code": code, "message": "no"})
+
+        asyncio.run(play())
+        return bot
+
+    gone = wind_down("not_seated")
+    assert gone.done.is_set() and gone.stats.errors == []
+    refused = wind_down("closed")
+    assert not refused.done.is_set() and refused.stats.errors == ["table 1: leave: closed: no"]
