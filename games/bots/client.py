@@ -29,7 +29,7 @@ import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.typing import Origin
 
-from games.bots.policy import choose
+from games.bots.policy import between_sets, choose
 from games.bots.stats import BotStats
 
 #: Backoff of reconnects: 0.25 s doubling up to 5 s, each delay scaled by a jitter of 60-100 %.
@@ -276,9 +276,7 @@ class Bot:
             if code in TRANSIENT:
                 self.leave_sent = False  # leave again, same id, with the next frame
             elif code == "not_seated":
-                # The table unseated the bot first (too little table money for the next hand,
-                # its notice on the way): what the leave asked for.
-                self.done.set()
+                self.done.set()  # unseated first (too little table money): what the leave asked for
             else:
                 self.stats.errors.append(f"table {self.table_id}: leave: {code}: {message.get('message')}")
             return
@@ -344,7 +342,7 @@ class Bot:
                 self.stop.set()  # the table winds down (its bots share the event)
                 self.stats.wind_down.setdefault(self.table_id, time.monotonic())
         await self._resume(ws, hand)
-        if self.stop.is_set() and frame.get("you") is not None and _between_sets(hand):
+        if self.stop.is_set() and frame.get("you") is not None and between_sets(hand):
             if not self.leave_sent:
                 self.leave_sent = True
                 self.leave_id = self.leave_id or uuid.uuid4().hex
@@ -399,14 +397,3 @@ class Bot:
             self.stats.resent += 1
         item.sent_at, item.resend_at, item.connection = time.monotonic(), None, self.connection
         await ws.send(json.dumps({"type": "action", "id": request_id, "action": item.action}))
-
-
-def _between_sets(hand: dict[str, Any] | None) -> bool:
-    """Whether leaving now cuts nothing short: no hand in play and, where the game plays sets
-    of games (its view shows ``game_in_set`` of ``set_size``), the set is over."""
-    if hand is None:
-        return True
-    if hand["status"] == "active":
-        return False
-    view = hand.get("view") or {}
-    return "set_size" not in view or int(view.get("game_in_set", 0)) >= int(view["set_size"])

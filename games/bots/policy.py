@@ -15,3 +15,14 @@ def choose(frame: dict[str, Any], rng: random.Random | None = None) -> dict[str,
     if not hand or hand["status"] != "active" or hand["seat"] is None:
         return None
     return engine_for(frame["game"]).bot_move(hand["view"], rng or random.Random())
+
+
+def between_sets(hand: dict[str, Any] | None) -> bool:
+    """Whether leaving now cuts nothing short: no hand in play and, where the game plays sets
+    of games (its view shows ``game_in_set`` of ``set_size``), the set is over."""
+    if hand is None:
+        return True
+    if hand["status"] == "active":
+        return False
+    view = hand.get("view") or {}
+    return "set_size" not in view or int(view.get("game_in_set", 0)) >= int(view["set_size"])
