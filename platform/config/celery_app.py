@@ -45,22 +45,30 @@ class DjangoCelerySettings(Mapping[str, Any]):
     ``send_task``'s cost, bench/README.md "Redis calls of a heartbeat and a frame"). A plain
     mapping answers the same lookups from a dict. The settings are read after Django's are
     configured (Celery reads its configuration lazily) and not again: nothing changes a
-    ``CELERY_*`` setting at run time."""
+    ``CELERY_*`` setting at run time.
+
+    Each setting answers to its name (``CELERY_BROKER_URL``, which Celery asks first) and to
+    Celery's own (``broker_url``); the mapping lists the latter only, as Celery would name them:
+    listed, a few prefixed names read as Celery's old-style ones (``CELERY_IMPORTS``) and draw
+    its deprecation warnings."""
+
+    PREFIX = "CELERY_"
 
     @cached_property
     def _values(self) -> dict[str, Any]:
         from django.conf import settings
 
-        return {name: getattr(settings, name) for name in dir(settings) if name.startswith("CELERY_")}
+        values = {name: getattr(settings, name) for name in dir(settings) if name.startswith(self.PREFIX)}
+        return values | {name.removeprefix(self.PREFIX).lower(): value for name, value in values.items()}
 
     def __getitem__(self, key: str) -> Any:
         return self._values[key]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
+        return (name for name in self._values if not name.startswith(self.PREFIX))
 
     def __len__(self) -> int:
-        return len(self._values)
+        return len(self._values) // 2
 
 
 app = Celery("config")
