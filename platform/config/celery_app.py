@@ -36,14 +36,15 @@ if _ROOT not in sys.path:
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 
+
 class DjangoCelerySettings(Mapping[str, Any]):
     """Django's ``CELERY_*`` settings, read once when Celery first asks for its configuration.
 
     Celery wraps a settings object (``"django.conf:settings"``) in an attribute view, and its
     every lookup tries several names of each key in turn: on Django's lazy settings each miss is
-    a ``__getattr__`` that raises, some twenty of them in every task sent (about a fifth of
-    ``send_task``'s cost, bench/README.md "Redis calls of a heartbeat and a frame"). A plain
-    mapping answers the same lookups from a dict. The settings are read after Django's are
+    a ``__getattr__`` that raises, some twenty of them in every task sent (bench/README.md
+    "Redis calls of a heartbeat and a frame"). A plain mapping answers the same lookups from a
+    dict. The settings are read after Django's are
     configured (Celery reads its configuration lazily) and not again: nothing changes a
     ``CELERY_*`` setting at run time.
 
