@@ -39,7 +39,7 @@ def start_timers(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
         finally:
             connection.close()
 
-    def send_task(name: str, args: list[Any], countdown: float | None = None, eta: Any = None) -> None:
+    def send_task(name: str, args: list[Any], countdown: float | None = None, eta: Any = None, **options: Any) -> None:
         if name == timers.START_HAND:
             timer = threading.Timer(countdown or 0, run, args)
             fired.append(timer)
