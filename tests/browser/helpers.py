@@ -93,3 +93,19 @@ def sit_down(p: Any, table: Any) -> None:
     assert p.page.input_value("[data-testid=buy-in]") == money(table.stake_level.min_buy_in).replace(",", "")
     p.page.click("[data-testid=join]")
     p.page.wait_for_selector("[data-testid=my-table-money]")
+
+
+#: Resolves once the page's finite CSS transitions and animations have ended (a blinking timer
+#: runs forever and is left out). Two frames first: a transition that a click just asked for
+#: (Alpine's ``x-transition`` sets its end state a frame later) is running by then.
+_SETTLED = """async () => {
+  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const finite = document.getAnimations().filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity);
+  await Promise.all(finite.map(a => a.finished.catch(() => null)));
+}"""
+
+
+def settled(page: Any) -> None:
+    """Wait until nothing on the page is mid-transition: what a check measures (contrast,
+    widths) is then what the reader sees, not a frame of a fade or a slide."""
+    page.evaluate(_SETTLED)

@@ -9,7 +9,7 @@ import pytest
 
 from games.services.hands import hand_start_if_ready
 from tests.browser.conftest import call
-from tests.browser.helpers import sit_down
+from tests.browser.helpers import settled, sit_down
 from tests.factories import hand_play_out
 
 pytestmark = pytest.mark.browser
@@ -24,6 +24,7 @@ RUN = """async () => {
 
 def violations(page: Any, base: str) -> list[dict[str, Any]]:
     page.wait_for_load_state("networkidle")
+    settled(page)  # a dialog still fading in has the contrast of one frame of the fade
     page.add_script_tag(url=base + AXE)  # same origin: the Content-Security-Policy allows it
     return list(page.evaluate(RUN))
 

@@ -10,7 +10,7 @@ import pytest
 
 from games.services.hands import hand_start_if_ready
 from tests.browser.conftest import ARTIFACTS, call
-from tests.browser.helpers import sit_down, text, wait_showdown
+from tests.browser.helpers import settled, sit_down, text, wait_showdown
 from tests.factories import hand_play_out
 
 pytestmark = pytest.mark.browser
@@ -35,7 +35,7 @@ def on_first_screen(page: Any, selectors: dict[str, int], name: str) -> None:
     """Every element of each selector (at least the given count) is visible inside the viewport
     with the page scrolled to the top, and the page is no wider than the screen."""
     page.evaluate("() => window.scrollTo(0, 0)")
-    page.wait_for_timeout(150)
+    settled(page)  # a card on its way to a row is measured where it lands
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"phone-{name}.png"))
     got = page.evaluate(BOXES, list(selectors))
