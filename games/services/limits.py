@@ -134,7 +134,7 @@ class _Redis:
             return bool(_unreachable(exc, True))
 
     def release(self, user_id: int, channel: str) -> None:
-        self._allowing(lambda: self.client.zrem(_key(f"ws:{user_id}"), channel), None)
+        self._allowing(lambda: self.client.zrem(_slot_key(user_id), channel), None)
 
     def window(self, key: str, window: float) -> tuple[int, float]:
         count, left_ms = self._allowing(lambda: self.window_script(keys=[_key(key)], args=[int(window * 1000)]), (0, 0))
@@ -150,7 +150,17 @@ class _Redis:
 def _claim_call(user_id: int, channel: str, limit: int, ttl: float) -> tuple[str, list[str | float]]:
     """The claim script's key and arguments (``_CLAIM``)."""
     now = time.time()
-    return _key(f"ws:{user_id}"), [now, now + ttl, limit, channel, int(ttl) + 1]
+    return _slot_key(user_id), [now, now + ttl, limit, channel, _slot_key_seconds(ttl)]
+
+
+def _slot_key(user_id: int) -> str:
+    """The sorted set of the user's counted connections (channel -> when its slot expires)."""
+    return _key(f"ws:{user_id}")
+
+
+def _slot_key_seconds(ttl: float) -> int:
+    """How long the set outlives its last refresh: past every slot in it."""
+    return int(ttl) + 1
 
 
 def _unreachable(exc: Exception, allowed: Any) -> Any:
@@ -198,9 +208,9 @@ def connection_refresh_on(pipe: Any, *, user_id: int, channel: str) -> None:
     which counts. While the slot is there no claim since its refresh has dropped it, so the
     count it was admitted under still holds: the refresh is the script's answer without the script."""
     ttl = settings.GAMES_WS_SLOT_TTL
-    key = _key(f"ws:{user_id}")
+    key = _slot_key(user_id)
     pipe.zadd(key, {channel: time.time() + ttl}, xx=True, ch=True)
-    pipe.expire(key, int(ttl) + 1)
+    pipe.expire(key, _slot_key_seconds(ttl))
 
 
 def connection_refreshed(replies: list[Any]) -> bool:

@@ -166,7 +166,7 @@ def _slots(user_id: int) -> dict[str, float]:
     """The user's counted connections, channel -> when each slot expires."""
     store = limits._store()
     if isinstance(store, limits._Redis):
-        pairs = store.client.zrange(limits._key(f"ws:{user_id}"), 0, -1, withscores=True)
+        pairs = store.client.zrange(limits._slot_key(user_id), 0, -1, withscores=True)
         return {channel.decode(): score for channel, score in pairs}
     return dict(store.slots.get(user_id, {}))
 
