@@ -12,6 +12,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -45,9 +46,11 @@ def _start(port: int) -> subprocess.Popen[bytes]:
 
 @pytest.fixture(params=["config.channel_layer.RedisPubSubChannelLayer", "channels_redis.pubsub.RedisPubSubChannelLayer",
                         "channels_redis.core.RedisChannelLayer"])
-def private_layer(settings: pytest.FixtureRequest, request: pytest.FixtureRequest) -> Iterator[int]:
+def private_layer(settings: pytest.FixtureRequest, request: pytest.FixtureRequest) -> Iterator[dict[str, Any]]:
+    """The private redis-server's port and process; a test that restarts it puts the new
+    process in ``server``, for the fixture to stop."""
     port = _free_port()
-    server = _start(port)
+    holder = {"port": port, "server": _start(port)}
     settings.CHANNEL_LAYERS = {"default": {
         "BACKEND": request.param,
         "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"]},
@@ -56,9 +59,8 @@ def private_layer(settings: pytest.FixtureRequest, request: pytest.FixtureReques
     wanted, own = groups._own_loop_wanted, groups._own_loop
     groups.use_own_loop()
     groups._own_loop = None  # this test's own, if its layer needs one
-    holder = {"server": server}
     try:
-        yield port
+        yield holder
     finally:
         groups._own_loop_wanted, groups._own_loop = wanted, own
         channel_layers.backends.clear()
@@ -87,8 +89,8 @@ def _receive_one(port: int, group: str, send: object) -> dict:
     return asyncio.run(run())
 
 
-def test_sends_share_one_loop_and_survive_a_redis_restart(private_layer: int) -> None:
-    port = private_layer
+def test_sends_share_one_loop_and_survive_a_redis_restart(private_layer: dict[str, Any]) -> None:
+    port = private_layer["port"]
     pubsub = type(channel_layers["default"]).__name__ == "RedisPubSubChannelLayer"
     for n in range(5):
         got = _receive_one(port, "g", lambda n=n: groups.group_send(("g", {"type": "x.y", "n": n})))
@@ -101,16 +103,17 @@ def test_sends_share_one_loop_and_survive_a_redis_restart(private_layer: int) ->
 
     subprocess.run(["redis-cli", "-p", str(port), "shutdown", "nosave"], check=False, capture_output=True)
     time.sleep(0.3)
-    _start(port)  # the fixture kills whatever listens there at the end through its own handle
+    private_layer["server"].wait()
+    private_layer["server"] = _start(port)
     got = _receive_one(port, "g", lambda: groups.group_send(("g", {"type": "x.y", "n": "after"})))
     assert got["n"] == "after"
     assert groups._own_loop is loop  # the same loop (if any), its connection re-established
 
 
-def test_a_pubsub_send_carries_the_callers_writes_to_the_same_redis(private_layer: int, settings) -> None:
+def test_a_pubsub_send_carries_the_callers_writes_to_the_same_redis(private_layer: dict[str, Any], settings) -> None:
     """``also`` adds its commands to the frames' pipeline when they go to ``REDIS_URL``; else
     the caller is told to write them itself."""
-    port = private_layer
+    port = private_layer["port"]
     if type(channel_layers["default"]).__name__ != "RedisPubSubChannelLayer":
         pytest.skip("the core layer sends on its loop")
     client, holder = redis.Redis(port=port), list[bool]()
