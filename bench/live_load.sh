@@ -64,7 +64,7 @@ for port in 8021 8022; do
   for _ in $(seq 1 60); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.5; done
 done
 args=(--tables "$tables" --hands "$hands" --game "$game" --url ws://127.0.0.1:8021 --url ws://127.0.0.1:8022
-      --origin http://127.0.0.1:8021 --procs "${BOT_PROCS:-2}" --json "$tmp/bots.json" --mark "$tmp/mark")
+      --origin http://127.0.0.1:8021 --procs "${BOT_PROCS:-2}" --ramp "${RAMP:-0}" --json "$tmp/bots.json" --mark "$tmp/mark")
 [ -n "$mode" ] && args+=(--mode "$mode")
 # Every process's CPU from the bots' start to their end; the redis-server's if it runs here.
 cpu=(--out "$tmp/cpu.json" --database-url "$DATABASE_URL" --mark "$tmp/mark"

@@ -86,6 +86,7 @@ class Bot:
     stop: asyncio.Event = field(default_factory=asyncio.Event)  # wind down: end the set, leave
     done: asyncio.Event = field(default_factory=asyncio.Event)
     url_index: int = 0
+    start_after: float = 0.0  # seconds from the run's start before it first connects (a ramp)
     connected_to: str | None = None  # the server URL of the live connection, if any
     connection: int = 0  # serial number of the live connection
     pending: dict[str, Pending] = field(default_factory=dict)

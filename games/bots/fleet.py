@@ -8,6 +8,7 @@ bots as its game seats (at most 4); a bot joins with the stake level's minimum b
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import random
 from dataclasses import dataclass
@@ -33,6 +34,15 @@ class TablePlan:
     mode: str
     buy_in: int
     sessions: list[str]
+    start_after: float = 0.0  # seconds from the run's start before its bots connect
+
+
+def ramped(plan: list[TablePlan], seconds: float) -> list[TablePlan]:
+    """``plan`` with its tables' starts spread evenly over ``seconds``, the first at once, as
+    players arrive at a room: a run whose tables all deal in the same second measures that
+    second's queue, which no room of independent tables has."""
+    step = seconds / len(plan) if plan else 0.0
+    return [dataclasses.replace(table, start_after=k * step) for k, table in enumerate(plan)]
 
 
 def session_for(user: User) -> str:
@@ -96,13 +106,17 @@ def bots_for(plan: list[TablePlan], urls: list[str], origin: str, hands: int,
         for i, session in enumerate(table.sessions):
             bots.append(Bot(urls=urls, table_id=table.table_id, session=session, origin=origin, buy_in=table.buy_in,
                             hands_wanted=hands, stats=BotStats(), rng=random.Random(f"{table.table_id}:{i}"),
-                            stop=table_stop, url_index=i % len(urls)))
+                            stop=table_stop, url_index=i % len(urls), start_after=table.start_after))
     return bots
 
 
 async def bots_run(bots: list[Bot], deadline: float) -> BotStats:
     """Run every bot to its end; their statistics merged (a bot that crashed is a failure)."""
-    results = await asyncio.gather(*(b.run(deadline) for b in bots), return_exceptions=True)
+    async def run(bot: Bot) -> None:
+        await asyncio.sleep(bot.start_after)
+        await bot.run(deadline)
+
+    results = await asyncio.gather(*(run(b) for b in bots), return_exceptions=True)
     return bots_stats(bots, results)
 
 

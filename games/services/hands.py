@@ -61,11 +61,15 @@ log = logging.getLogger(__name__)
 
 # --- dealing ---------------------------------------------------------------------------------
 
-def hand_start_after_commit(table_id: int, delay: float | None = None, *, pause: bool = True) -> None:
+def hand_start_after_commit(table_id: int, delay: float | None = None, *, pause: bool = True,
+                            hands_played: int | None = None) -> None:
     """Once the current transaction commits, try to deal at this table: at once when ``delay``
     (default GAMES_START_DELAY) is 0 or less, else through a start timer; never before the
-    showdown pause is over (``pause=False``: a deal that has waited it out already retries)."""
-    transaction.on_commit(lambda: hand_start_soon(table_id, delay, pause=pause), robust=True)
+    showdown pause is over (``pause=False``: a deal that has waited it out already retries).
+    ``hands_played``: the table's hand count as the caller's transaction (which locked the
+    table) leaves it, for the timer; read after the commit when not given."""
+    transaction.on_commit(lambda: hand_start_soon(table_id, delay, pause=pause, hands_played=hands_played),
+                          robust=True)
 
 
 def hand_next_after_commit(table: Table) -> None:
@@ -95,7 +99,8 @@ def showdown_pause_left(table_id: int) -> float | None:
     return max(0.0, settings.GAMES_NEXT_HAND_DELAY - (timezone.now() - finished_at).total_seconds())
 
 
-def hand_start_soon(table_id: int, delay: float | None = None, *, pause: bool = True) -> None:
+def hand_start_soon(table_id: int, delay: float | None = None, *, pause: bool = True,
+                    hands_played: int | None = None) -> None:
     """Try to deal at this table now (``delay`` 0 or less) or after ``delay`` seconds.
 
     A join, a top-up or a return from sitting out asks for a deal after the short start delay;
@@ -110,7 +115,7 @@ def hand_start_soon(table_id: int, delay: float | None = None, *, pause: bool = 
             return
         delay = max(delay, left)
     if delay > 0:
-        timers.schedule_start(table_id, delay)
+        timers.schedule_start(table_id, delay, hands_played)
         return
     try:
         hand_start_if_ready(table_id=table_id)

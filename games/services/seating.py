@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.adapters import presence_matters, set_running
+from games.adapters import player_limits, presence_matters, set_running
 from games.presence import presence_start
 from games.services.errors import NotSeated, PlayError, TableFull
 from games.services.hand_presence import hand_player_left
@@ -67,7 +67,8 @@ def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_i
     seat = Seat.objects.create(table=table, index=seat_index, user=user, last_seen=now)
     presence_start([(table.pk, user.pk)], now.timestamp())  # heard from: it just sat down
     table_touch(table)
-    hand_start_after_commit(table.pk)
+    if len(seats) + 1 >= player_limits(table.stake_level)[0]:  # fewer players than a hand needs: no deal to try
+        hand_start_after_commit(table.pk, hands_played=table.hands_played)
     return seat
 
 
@@ -93,7 +94,7 @@ def seat_top_up(*, table_id: int, user: User, amount: int, request_id: str) -> i
         idempotency_key=f"topup:{table.pk}:{user.pk}:{request_id}", actor=user,
     )
     table_touch(table)
-    hand_start_after_commit(table.pk)
+    hand_start_after_commit(table.pk, hands_played=table.hands_played)
     return wallet_selectors.table_money(user=user, table_ref=table.wallet_ref)
 
 
@@ -108,7 +109,7 @@ def seat_sit_out(*, table_id: int, user: User, out: bool) -> Seat:
     seat.save(update_fields=["status"])
     table_touch(table)
     if not out:
-        hand_start_after_commit(table.pk)
+        hand_start_after_commit(table.pk, hands_played=table.hands_played)
     return seat
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.bots.fleet import bots_for, bots_run, codes_line, game_modes, per_stats_line, tables_open
+from games.bots.fleet import bots_for, bots_run, codes_line, game_modes, per_stats_line, ramped, tables_open
 from games.bots.pool import Played, per_bot_figures, pool_run
 from games.bots.stats import percentile, steady
 from games.engine.registry import GAMES
@@ -48,6 +48,9 @@ class Command(BaseCommand):
         parser.add_argument("--procs", type=int, default=2,
                             help="bot processes the tables are split between (at most one a table); "
                             "1: every bot in this process")
+        parser.add_argument("--ramp", type=float, default=0.0,
+                            help="seconds over which the tables start, evenly spread (the first at once); "
+                            "0: every table's bots connect at the start")
         parser.add_argument("--json", default="", help="also write the figures to this file, as JSON")
         parser.add_argument("--mark", default="",
                             help="a file that exists while the bots play: created when they start (the tables "
@@ -55,7 +58,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **o: Any) -> None:
         pairs = game_modes(None if o["game"] == "all" else o["game"], o["mode"])
-        plan = tables_open(pairs, o["tables"])
+        plan = ramped(tables_open(pairs, o["tables"]), o["ramp"])
         urls = o["url"] or ["ws://127.0.0.1:8000"]
         procs = max(1, min(o["procs"], len(plan)))
 
@@ -80,6 +83,7 @@ class Command(BaseCommand):
                                        on_start=begin, on_end=end)
         stats = played.stats
         ended, wanted = len(stats.hands) + len(stats.voided), len(plan) * o["hands"]
+        ramp_note = f"  tables started over {o['ramp']:g} s" if o["ramp"] else ""
         p50, p99 = 1000 * percentile(stats.latencies, 0.5), 1000 * percentile(stats.latencies, 0.99)
         self.stdout.write(
             f"tables {len(plan)}  hands completed {len(stats.hands)} voided {len(stats.voided)} "
@@ -87,7 +91,8 @@ class Command(BaseCommand):
             f"reconnects {stats.reconnects}  time offline {stats.offline:.1f} s (all bots)  "
             f"actions re-sent {stats.resent} (already applied {stats.duplicates})  "
             f"error frames seen: {codes_line(stats)}\n{per_stats_line(played.per_bot)}\n"
-            f"elapsed {elapsed:.1f} s  hands/min {60 * ended / elapsed:.1f}  bot processes {procs}\n"
+            f"elapsed {elapsed:.1f} s  hands/min {60 * ended / elapsed:.1f}  bot processes {procs}"
+            f"{ramp_note}\n"
             f"action-to-broadcast latency over {len(stats.latencies)} actions: p50 {p50:.1f} ms  p99 {p99:.1f} ms"
         )
         window = steady(stats)
@@ -107,7 +112,7 @@ class Command(BaseCommand):
                 "elapsed": round(elapsed, 3), "hands_per_min": round(60 * ended / elapsed, 1),
                 "timed": len(stats.latencies), "p50_ms": round(p50, 1), "p99_ms": round(p99, 1), "procs": procs,
                 "steady_p50_ms": None if steady_p50 is None else round(steady_p50, 1),
-                "steady_p99_ms": None if steady_p99 is None else round(steady_p99, 1),
+                "steady_p99_ms": None if steady_p99 is None else round(steady_p99, 1), "ramp": o["ramp"],
             }
             Path(o["json"]).write_text(json.dumps(figures) + "\n")
         for error in stats.errors[:20]:

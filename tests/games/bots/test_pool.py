@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.bots.fleet import TablePlan, per_stats_line
+from games.bots.fleet import TablePlan, per_stats_line, ramped
 from games.bots.pool import Played, merged, per_bot_figures, pool_run, shares
 from games.bots.stats import BotStats, percentile, steady
 
@@ -73,3 +73,22 @@ def test_no_full_play_when_a_table_winds_down_before_another_has_ended_a_hand() 
     stats = BotStats(latencies=[0.1], latency_sent=[3.0], first_end={1: 10.0, 2: 12.0}, wind_down={1: 11.0})
     assert steady(stats) is None
     assert steady(BotStats(latencies=[0.1], latency_sent=[3.0])) is None
+
+
+def test_a_ramp_spreads_the_tables_starts_evenly_the_first_at_once() -> None:
+    plan = [TablePlan(100 + k, "thirteen", "", 500, [f"s{k}"]) for k in range(4)]
+    assert [t.start_after for t in ramped(plan, 2.0)] == [0.0, 0.5, 1.0, 1.5]
+    assert [t.start_after for t in ramped(plan, 0.0)] == [0.0] * 4
+    assert [t.table_id for t in ramped(plan, 2.0)] == [100, 101, 102, 103]
+    assert ramped([], 5.0) == []
+
+
+def test_a_table_of_the_ramp_connects_only_when_its_start_comes_in_every_process() -> None:
+    """No server listens; table 102 starts after the deadline, so its bot never tries to
+    connect, while table 101's bot tries from the start (each table in a process of its own)."""
+    plan = ramped([TablePlan(101, "thirteen", "", 500, ["s1"]), TablePlan(102, "thirteen", "", 500, ["s2"])], 6.0)
+    run, elapsed = pool_run(plan, ["ws://127.0.0.1:9"], "", hands=1, timeout=1.5, procs=2)
+    assert sorted(run.stats.errors) == ["table 101: timed out", "table 102: timed out"]
+    assert sorted(sum(b.seen.values()) for b in run.per_bot)[0] == 0  # the late table's bot: no attempt
+    assert max(sum(b.seen.values()) for b in run.per_bot) >= 1
+    assert elapsed >= 3.0  # table 102's bot waited for its start before it saw the deadline had passed

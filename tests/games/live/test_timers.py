@@ -83,6 +83,22 @@ def _seated(n: int) -> tuple[Table, list[User]]:
 
 
 @pytest.mark.django_db
+def test_a_join_sets_a_start_timer_only_once_a_hand_could_be_dealt(timers_on: None,
+                                                                  django_capture_on_commit_callbacks: Any) -> None:
+    """Alone at the table, a join tries no deal; the second player's sets the timer, carrying the
+    table's hand count as the join's transaction left it (the timer is stale once a hand is dealt)."""
+    table = table_at("thirteen", name="timers")
+    for n in range(2):
+        with django_capture_on_commit_callbacks(execute=True):
+            seat_join(table_id=table.pk, user=funded_user(f"timed{next(_names)}", 1_000_000),
+                      buy_in=table.stake_level.min_buy_in, request_id="join")
+        queued = _queued()
+        if n == 0:
+            assert queued == []
+    assert [(name, args[:2]) for name, args in queued] == [(START_HAND, [table.pk, 0])]
+
+
+@pytest.mark.django_db
 def test_a_phase_is_armed_once_however_many_actions_happen_in_it(timers_on: None,
                                                                  django_capture_on_commit_callbacks: Any) -> None:
     table, users = _seated(4)
