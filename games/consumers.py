@@ -84,11 +84,15 @@ class TableConsumer(LocalizedWebsocketConsumer):
             await self._too_many_connections()
             return
         await self.channel_layer.group_add(broadcast.table_group(self.table_id), self.channel_name)
-        if self.user_id is not None:
-            await self.channel_layer.group_add(broadcast.user_group(self.user_id), self.channel_name)
-            # a new connection may be a seat marked away coming back: its seat is looked at once
-            await _heartbeat(self.table_id, self.user, True)
-        await self._send_snapshot()
+        if self.user_id is None:
+            await self._send_snapshot()
+            return
+        await self.channel_layer.group_add(broadcast.user_group(self.user_id), self.channel_name)
+        # the first heartbeat; a new connection may be a seat marked away coming back: the
+        # snapshot's own rows show it
+        from games.services.presence import seat_opened_async
+
+        await self._send_state(await seat_opened_async(table_id=self.table_id, user=self.user), force=True)
 
     async def disconnect(self, code: int) -> None:
         if self.counted:
@@ -265,10 +269,11 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await self._send_text(text)
 
     async def table_notice(self, event: dict[str, Any]) -> None:
+        """A notice to this user (a seat removed, and why). No snapshot with it: every removal is
+        a change at the table, whose state frames this connection hears as the table group's."""
         if event["table"] != self.table_id:
             return
         await self._send({"type": "notice", **event["notice"]})
-        await self._send_snapshot()
 
 
 def _table_exists(table_id: int) -> bool:

@@ -102,14 +102,20 @@ def _base(table: Table, seats: list[SeatRow]) -> dict[str, Any]:
     }
 
 
-def _load(table_id: int) -> tuple[Table, list[SeatRow], Hand | None]:
+def snapshot_rows(table_id: int) -> tuple[Table, list[SeatRow], Hand | None]:
+    """What a snapshot shows, read: the table with its stake level and current hand, and its
+    seats (two statements)."""
     table = Table.objects.select_related("stake_level", "current_hand").get(pk=table_id)
     return table, _seats(table), table.current_hand
 
 
 def frame_for(table_id: int, user_id: int | None) -> dict[str, Any]:
     """The full snapshot for one connection (a seated player, or a spectator)."""
-    table, seats, hand = _load(table_id)
+    return snapshot_from(*snapshot_rows(table_id), user_id)
+
+
+def snapshot_from(table: Table, seats: list[SeatRow], hand: Hand | None, user_id: int | None) -> dict[str, Any]:
+    """:func:`frame_for` from rows read already (:func:`snapshot_rows`)."""
     frame = _base(table, seats)
     seated = next((s for s in seats if s.user_id == user_id), None)
     frame["you"] = seated.index if seated else None
@@ -123,7 +129,7 @@ def table_frames(table_id: int, held: Table | None = None) -> tuple[dict[int, di
     as the change that just committed left it (locked, with its stake level and current hand
     in memory), so only the seats and their table money are read."""
     if held is None:
-        table, seats, hand = _load(table_id)
+        table, seats, hand = snapshot_rows(table_id)
     else:
         table, seats, hand = held, _seats(held), held.current_hand
     base = _base(table, seats)

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games.frames import snapshot_from, snapshot_rows
 from games.presence import Also, presence_beat, presence_beat_async, presence_read
 from games.services.hand_presence import hand_player_back, hand_player_left
 from games.services.store import table_lock, table_touch
@@ -46,6 +47,28 @@ async def seat_heartbeat_async(
 
         await in_db_thread(_changed, table_id, user, first)
     return version, more
+
+
+async def seat_opened_async(*, table_id: int, user: User) -> dict[str, Any]:
+    """A signed-in player's connection opens: its heartbeat, and the snapshot it starts from
+    (:func:`_opened`) in one database call."""
+    from config.db_threads import in_db_thread
+
+    first, _version, _more = await presence_beat_async(table_id, user.pk, None)
+    return await in_db_thread(_opened, table_id, user, first)
+
+
+def _opened(table_id: int, user: User, first: bool) -> dict[str, Any]:
+    """The snapshot, once the seat's presence is settled as a heartbeat settles it
+    (:func:`_changed`): a seat marked away comes back, a seat first heard from shows online to
+    the others. The snapshot's rows show whether either is due, so when neither is (a spectator,
+    a player not seated yet, a connection that dropped a moment ago) they are read once."""
+    rows = snapshot_rows(table_id)
+    seat = next((s for s in rows[1] if s.user_id == user.pk), None)
+    if seat is not None and (first or (seat.disconnected and seat.status != Seat.Status.LEAVING)):
+        _changed(table_id, user, first)
+        rows = snapshot_rows(table_id)
+    return snapshot_from(*rows, user.pk)
 
 
 def _changed(table_id: int, user: User, first: bool) -> None:

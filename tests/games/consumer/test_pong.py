@@ -68,3 +68,31 @@ async def test_a_ping_puts_the_heartbeat_on_record_and_brings_an_away_seat_back(
     assert not next(s for s in back["seats"] if s["user"] == ann.pk)["auto"]
     assert not await db(Seat.objects.filter(table=table, user=ann, disconnected=True).exists)()
     await player.close()
+
+
+async def test_a_connection_that_opens_brings_an_away_seat_back_in_its_first_snapshot(funded: Any,
+                                                                                       table_for: Any) -> None:
+    """Opening a socket is the seat's heartbeat too: a seat marked away (its player's page gone
+    past the presence timeout) plays for itself again, and the snapshot the new connection
+    starts from shows it; the others hear of it."""
+    table = await db(table_for)("thirteen")
+    ann, bob = await db(funded)(), await db(funded)()
+    watcher = await WsPlayer(table.pk, bob).connect()
+    first = await WsPlayer(table.pk, ann).connect()
+    assert (await first.request({"type": "join", "buy_in": table.stake_level.min_buy_in}))["type"] == "ack"
+    await first.close()
+    assert await db(seat_disconnected)(table_id=table.pk, user_id=ann.pk, before=timezone.now())
+    away = await watcher.next("state", where=lambda f: any(s["user"] == ann.pk and s["auto"] for s in f["seats"]))
+
+    again = WsPlayer(table.pk, ann)
+    connected, _ = await again.comm.connect()
+    assert connected
+    snapshot = await again.next("state")
+    mine = next(s for s in snapshot["seats"] if s["user"] == ann.pk)
+    assert snapshot["you"] == mine["index"] and not mine["auto"] and mine["connected"]
+    assert snapshot["version"] > away["version"]
+    assert not await db(Seat.objects.filter(table=table, user=ann, disconnected=True).exists)()
+    back = await watcher.next("state", where=lambda f: f["version"] > away["version"])
+    assert not next(s for s in back["seats"] if s["user"] == ann.pk)["auto"]
+    for p in (watcher, again):
+        await p.close()

@@ -235,8 +235,13 @@ async def test_seats_below_the_minimum_are_removed_before_the_deal_and_told_why(
         idempotency_key=f"test-drop-{uuid.uuid4()}",
     )
     assert await db(hand_start_if_ready)(table_id=table.pk) is None
-    notice = await q.next("notice")
+    # the notice, and the removal's broadcast showing it (the notice brings no snapshot of its own)
+    notice = shown = None
+    while notice is None or shown is None:
+        message = await q.next_any(("notice", "state"), 20, lambda m: m["type"] == "notice" or m["you"] is None)
+        notice, shown = (message, shown) if message["type"] == "notice" else (notice, message)
     assert notice["reason"] == "below_table_minimum"
+    assert users[1].pk not in [s["user"] for s in shown["seats"]]
     assert not await db(Seat.objects.filter(table=table, user=users[1]).exists)()
     await gather(p.close(), q.close())
 
