@@ -106,7 +106,7 @@ class Player:
                 reply = json.loads(text)
                 if reply["type"] == "error":
                     return reply
-                version = max(version, int(reply["version"]))
+                version = max(version, int(reply.get("version", -1)))  # a join's or a leave's has none
         return reply
 
     @property

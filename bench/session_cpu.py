@@ -30,7 +30,7 @@ import uuid
 from collections import defaultdict
 from typing import Any
 
-from action_cpu import VERSION, django_setup
+from action_cpu import Player, django_setup
 
 STEPS = ("connect", "join", "leave", "disconnect")
 
@@ -81,7 +81,9 @@ def visitors(run: str, seats: int) -> tuple[int, int, list[str]]:
     return table.pk, level.min_buy_in * 3, sessions
 
 
-class Visitor:
+class Visitor(Player):
+    """One player's connection, through the servers' own WebSocket stack with its session cookie."""
+
     def __init__(self, application: Any, table_id: int, session: str) -> None:
         from channels.testing import WebsocketCommunicator
 
@@ -89,27 +91,13 @@ class Visitor:
             (b"host", b"127.0.0.1:8000"), (b"origin", b"http://127.0.0.1:8000"),
             (b"cookie", f"sessionid={session}".encode()),
         ])
-        self.version = -1
-
-    async def until(self, version: int, reply_to: str | None = None) -> dict[str, Any] | None:
-        reply = None
-        while self.version < version or (reply_to is not None and reply is None):
-            text = await self.comm.receive_from(timeout=30)
-            if text.startswith('{"type":"state"'):
-                match = VERSION.search(text)
-                assert match is not None
-                self.version = int(match.group(1))
-            elif reply_to is not None and f'"id":"{reply_to}"' in text:
-                reply = json.loads(text)
-                assert reply["type"] == "ack", reply
-                version = max(version, int(reply.get("version", -1)))
-        return reply
+        self.frame_text, self.version = "", -1
 
     async def request(self, others: list[Visitor], message: dict[str, Any]) -> None:
         request_id = uuid.uuid4().hex
         await self.comm.send_to(text_data=json.dumps({**message, "id": request_id}))
         reply = await self.until(0, reply_to=request_id)
-        assert reply is not None
+        assert reply is not None and reply["type"] == "ack", reply
         version = self.version
         for other in others:
             await other.until(version)
@@ -131,9 +119,7 @@ async def visit(application: Any, table_id: int, buy_in: int, sessions: list[str
         spent[step] = (cpu, int(n))
 
     async def connect(i: int, p: Visitor) -> None:
-        connected, _ = await p.comm.connect()
-        assert connected
-        await p.until(0)
+        await p.connect()
 
     async def join(i: int, p: Visitor) -> None:
         await p.request(players[:i], {"type": "join", "buy_in": buy_in})
