@@ -162,8 +162,7 @@ class Bot:
         )
 
     async def _session(self, ws: Any, url: str, deadline: float) -> None:
-        self.connection += 1
-        self.connected_to = url
+        self.connection, self.connected_to = self.connection + 1, url
         self.last_heard = self.last_state = time.monotonic()
         self.join_sent = self.leave_sent = False
         self.unmeasured.clear()  # a snapshot after a reconnect is no answer to them
@@ -206,19 +205,15 @@ class Bot:
             if item.resend_at is not None and now >= item.resend_at:
                 await self._send_action(ws, request_id, item)
         self._judge(final=False)
-        if self.doubtful and now - self.last_sync > 1:
-            # what happened instead? Asked every second until judged: a snapshot may fail
-            # (the database restarting) or its frames go missing
-            self.last_sync = now
-            await ws.send(json.dumps({"type": "sync"}))
-        elif self.client_sync and self.pong_version > max(self.seen_version, self.pong_asked) \
-                and now - self.pong_at > BEHIND_FOR and now - self.last_sync > BEHIND_FOR:
-            # a pong says the table went further than the frames we got: one was lost on its way
-            # (asked once per version: a record ahead of a restored database stays ahead)
-            self.last_sync, self.pong_asked = now, self.pong_version
-            await ws.send(json.dumps({"type": "sync"}))
-        elif self.client_sync and now - self.last_state > SYNC_AFTER and now - self.last_sync > SYNC_AFTER:
-            self.last_sync = now
+        # Asked: what happened instead of a doubtful refusal, every second until judged (a snapshot
+        # may fail, the database restarting, or its frames go missing); the frame a pong says was
+        # lost on its way, once per version (a record ahead of a restored database stays ahead);
+        # anything, when the table has shown nothing new for a while.
+        behind = self.client_sync and self.pong_version > max(self.seen_version, self.pong_asked) \
+            and now - self.pong_at > BEHIND_FOR and now - self.last_sync > BEHIND_FOR
+        quiet = self.client_sync and now - self.last_state > SYNC_AFTER and now - self.last_sync > SYNC_AFTER
+        if (self.doubtful and now - self.last_sync > 1) or behind or quiet:
+            self.last_sync, self.pong_asked = now, self.pong_version if behind else self.pong_asked
             await ws.send(json.dumps({"type": "sync"}))
 
     # --- frames ----------------------------------------------------------------------------
@@ -331,8 +326,11 @@ class Bot:
             self.last_hand = (*self.last_hand[:3], "ended")
         if frame.get("you") is not None:
             self.join_id = None  # seated: a later join (after a removal) is a new request
-        elif self.stop.is_set():
-            self.done.set()  # not seated, winding down: nothing left to finish
+        elif self.stop.is_set():  # not seated, winding down: nothing left to finish but a join sent
+            if self.join_id is None or not self.join_sent or self.leave_sent:
+                self.done.set()
+            else:  # answered after the join on this connection: a seat the join gets goes too
+                await self._leave(ws)
             return
         else:
             await self._join(ws)
@@ -344,10 +342,7 @@ class Bot:
                 self.stats.wind_down.setdefault(self.table_id, time.monotonic())
         await self._resume(ws, hand)
         if self.stop.is_set() and frame.get("you") is not None and between_sets(hand):
-            if not self.leave_sent:
-                self.leave_sent = True
-                self.leave_id = self.leave_id or uuid.uuid4().hex
-                await ws.send(json.dumps({"type": "leave", "id": self.leave_id}))
+            await self._leave(ws)
             return
         await self._act(ws, frame)
 
@@ -377,6 +372,11 @@ class Bot:
         self.join_id = self.join_id or uuid.uuid4().hex  # the same id until the snapshot shows a seat
         self.join_sent = True
         await ws.send(json.dumps({"type": "join", "id": self.join_id, "buy_in": self.buy_in}))
+
+    async def _leave(self, ws: Any) -> None:
+        if not self.leave_sent:
+            self.leave_sent, self.leave_id = True, self.leave_id or uuid.uuid4().hex
+            await ws.send(json.dumps({"type": "leave", "id": self.leave_id}))
 
     async def _resume(self, ws: Any, hand: dict[str, Any] | None) -> None:
         """Send an action again, with its id, if its ack never came on an earlier connection

@@ -31,7 +31,7 @@ def _joins(reason: str) -> list[dict[str, Any]]:
         await bot._handle(ws, _state(1, None))  # not seated: joins
         await bot._handle(ws, _state(2, 0))  # seated
         await bot._handle(ws, {"type": "notice", "event": "removed", "reason": reason})
-        await bot._handle(ws, _state(3, None))  # the snapshot after the notice
+        await bot._handle(ws, _state(3, None))  # the removal's broadcast
 
     asyncio.run(play())
     return [m for m in ws.sent if m["type"] == "join"]
@@ -84,3 +84,28 @@ def test_a_leave_that_finds_the_seat_already_taken_away_is_no_failure() -> None:
     assert gone.done.is_set() and gone.stats.errors == []
     refused = wind_down("closed")
     assert not refused.done.is_set() and refused.stats.errors == ["table 1: leave: closed: no"]
+
+
+def test_a_bot_winding_down_with_a_join_on_its_way_leaves_after_it_rather_than_quitting() -> None:
+    """Unseated for want of table money, a bot joins again; if its table winds down before the
+    join is answered, quitting would leave the seat the join gets to be dealt in and waited for
+    (a 100-table run idled 60 s so). It asks to leave, which the server answers after the join on
+    the same connection, then quits; a bot with no join on its way quits at once."""
+    bot = Bot(urls=["ws://x"], table_id=1, session="s", origin="", buy_in=500, hands_wanted=5, stats=BotStats())
+    ws = _Socket()
+
+    async def play() -> None:
+        await bot._handle(ws, _state(1, None))  # not seated: joins
+        bot.stop.set()  # its tablemates have seen their hands
+        await bot._handle(ws, _state(2, None))  # the join not answered yet
+        assert not bot.done.is_set()
+        await bot._handle(ws, _state(3, None))
+
+    asyncio.run(play())
+    assert [m["type"] for m in ws.sent] == ["join", "leave"] and bot.done.is_set()
+
+    idle = Bot(urls=["ws://x"], table_id=1, session="s", origin="", buy_in=500, hands_wanted=5, stats=BotStats())
+    idle.stop.set()
+    quiet = _Socket()
+    asyncio.run(idle._handle(quiet, _state(1, None)))
+    assert quiet.sent == [] and idle.done.is_set()
