@@ -60,25 +60,32 @@ async def seat_opened_async(*, table_id: int, user: User) -> dict[str, Any]:
 
 def _opened(table_id: int, user: User, first: bool) -> dict[str, Any]:
     """The snapshot, once the seat's presence is settled as a heartbeat settles it
-    (:func:`_changed`): a seat marked away comes back, a seat first heard from shows online to
+    (:func:`_settle`): a seat marked away comes back, a seat first heard from shows online to
     the others. The snapshot's rows show whether either is due, so when neither is (a spectator,
     a player not seated yet, a connection that dropped a moment ago) they are read once."""
     rows = snapshot_rows(table_id)
     seat = next((s for s in rows[1] if s.user_id == user.pk), None)
-    if seat is not None and (first or (seat.disconnected and seat.status != Seat.Status.LEAVING)):
-        _changed(table_id, user, first)
+    if seat is not None and _settle(table_id, user, first, seat.disconnected, seat.status):
         rows = snapshot_rows(table_id)
     return snapshot_from(*rows, user.pk)
 
 
 def _changed(table_id: int, user: User, first: bool) -> None:
     seat = Seat.objects.filter(table_id=table_id, user=user).values("disconnected", "status").first()
-    if seat is None:
-        return
-    if seat["disconnected"] and seat["status"] != Seat.Status.LEAVING:
+    if seat is not None:
+        _settle(table_id, user, first, seat["disconnected"], seat["status"])
+
+
+def _settle(table_id: int, user: User, first: bool, disconnected: bool, status: str) -> bool:
+    """Settle a heartbeat of a seat in this state: a seat marked away plays for itself again,
+    a seat first heard from shows online to the others; whether the table changed."""
+    if disconnected and status != Seat.Status.LEAVING:
         seat_reconnect(table_id=table_id, user=user)
     elif first:
         _touch(table_id)
+    else:
+        return False
+    return True
 
 
 @transaction.atomic
