@@ -97,6 +97,10 @@ class LedgerTransaction(models.Model):
     )
     created_at = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
 
+    #: Not stored: set by ``wallet.posting.ledger_post`` on the transaction it returns, True when
+    #: the idempotency key replayed one posted before (nothing was written this time).
+    replayed = False
+
     class Meta:
         verbose_name = _("ledger transaction")
         verbose_name_plural = _("ledger transactions")

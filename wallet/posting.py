@@ -179,6 +179,7 @@ def _replayed(posting: Posting) -> LedgerTransaction | None:
         return None
     if first.payload_hash != posting.payload_hash:
         raise IdempotencyConflict(key=posting.idempotency_key, field=_differing(first.payload, posting.payload))
+    first.replayed = True
     return first
 
 

@@ -56,11 +56,13 @@ def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_i
     elif seat_index not in free:
         raise TableFull(_("That seat is taken."))
     stake_check(user=user, amount=buy_in)  # the player's own loss limits and self-exclusion
-    wallet.wallet_buy_in(
+    posted = wallet.wallet_buy_in(
         user=user, table_ref=table.wallet_ref, amount=buy_in, minimum=table.stake_level.min_buy_in,
         idempotency_key=f"buyin:{table.pk}:{user.pk}:{request_id}", actor=user,
     )
-    if wallet_selectors.table_money(user=user, table_ref=table.wallet_ref) < table.stake_level.min_buy_in:
+    if posted.replayed and (
+        wallet_selectors.table_money(user=user, table_ref=table.wallet_ref) < table.stake_level.min_buy_in
+    ):
         # The wallet replayed an earlier buy-in under this id, since cashed out: no seat for it.
         raise PlayError(_("This request id was already used; send each request with a new id."), code="duplicate_id")
     now = timezone.now()

@@ -103,7 +103,8 @@ def test_a_replayed_key_in_the_callers_transaction_returns_the_first_and_it_goes
     a, b = seated("a"), seated("b")
     first = _settle([a, b], [500, -500], "once")
     with transaction.atomic():
-        assert _settle([a, b], [500, -500], "once").pk == first.pk
+        again = _settle([a, b], [500, -500], "once")
+        assert (again.pk, first.replayed, again.replayed) == (first.pk, False, True)
         with pytest.raises(IdempotencyConflict, match="different deltas"):
             _settle([a, b], [400, -400], "once")
         assert LedgerTransaction.objects.filter(idempotency_key="once").count() == 1

@@ -37,6 +37,7 @@ def test_replaying_a_key_returns_the_first_transaction_and_posts_nothing(player)
     first = services.wallet_grant(user=lin, amount=100, idempotency_key="g-1", actor=None)
     again = services.wallet_grant(user=lin, amount=100, idempotency_key="g-1", actor=None)
     assert again.pk == first.pk
+    assert (first.replayed, again.replayed) == (False, True)  # what the caller is told
     assert wallet_balance(user=lin) == 100
     assert LedgerTransaction.objects.count() == 1
 
