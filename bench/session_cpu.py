@@ -15,6 +15,11 @@ statements are counted at Django's cursor, in every thread.
 
 Prints, per step, the CPU ms and the statements per player (mean, and the median of the tables'
 means).
+
+``--at-once``: every table's players instead open their sockets all at the same moment, as a
+room's do when a run starts or a restarted server's clients come back, then all join at once,
+then all leave at once: per step, the time until every player had its answer, the median and
+the 99th percentile of a player's wait, and the CPU ms per player.
 """
 
 from __future__ import annotations
@@ -135,10 +140,46 @@ async def visit(application: Any, table_id: int, buy_in: int, sessions: list[str
     return spent
 
 
+async def at_once(application: Any, tables: list[tuple[int, int, list[str]]]) -> None:
+    """Every player's step started together, step after step; the figures of each."""
+    seated = [[Visitor(application, table_id, s) for s in sessions] for table_id, _buy_in, sessions in tables]
+    players = [p for table in seated for p in table]
+    buy_in = tables[0][1]
+
+    async def connect(p: Visitor) -> None:
+        connected, _ = await p.comm.connect(timeout=60)
+        assert connected
+        await p.until(0)
+
+    async def join(p: Visitor) -> None:
+        await p.request([], {"type": "join", "buy_in": buy_in})
+
+    async def leave(p: Visitor) -> None:
+        await p.request([], {"type": "leave"})
+
+    print(f"{len(tables)} tables x {len(seated[0])} players, each step started by all at once:")
+    print(f"{'step':<8} {'all done ms':>11} {'p50 ms':>7} {'p99 ms':>7} {'CPU ms/player':>14}")
+    for step, each in (("connect", connect), ("join", join), ("leave", leave)):
+        started, cpu = time.perf_counter(), time.process_time()
+
+        async def timed(p: Visitor, each: Any = each, started: float = started) -> float:
+            await each(p)
+            return 1000 * (time.perf_counter() - started)
+
+        waits = list(await asyncio.gather(*(timed(p) for p in players)))
+        spent = 1000 * (time.process_time() - cpu) / len(players)
+        waits.sort()
+        p99 = waits[min(len(waits) - 1, int(0.99 * len(waits)))]
+        print(f"{step:<8} {waits[-1]:11.0f} {statistics.median(waits):7.0f} {p99:7.0f} {spent:14.2f}")
+    for p in players:
+        await p.comm.disconnect()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--at-once", action="store_true", help="each step by every player at the same moment")
     args = parser.parse_args()
     django_setup()
     from asgiref.sync import sync_to_async
@@ -153,6 +194,11 @@ def main() -> None:
     per_table: dict[str, list[tuple[float, int]]] = defaultdict(list)
 
     async def main_loop() -> None:
+        if args.at_once:
+            tables = [await sync_to_async(visitors)(f"{run}-{t}", args.seats) for t in range(args.tables + 1)]
+            await visit(application, *tables[0], counter)  # warms the caches
+            await at_once(application, tables[1:])
+            return
         for t in range(args.tables + 1):  # the first table warms the caches and is not counted
             table_id, buy_in, sessions = await sync_to_async(visitors)(f"{run}-{t}", args.seats)
             spent = await visit(application, table_id, buy_in, sessions, counter)
@@ -161,6 +207,8 @@ def main() -> None:
                     per_table[step].append(figures)
 
     asyncio.run(main_loop())
+    if args.at_once:
+        return
     print(f"{args.tables} tables x {args.seats} players; per player:")
     print(f"{'step':<11} {'CPU ms':>7} {'median':>7} {'SQL':>5}")
     total = 0.0

@@ -12,16 +12,18 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 from urllib.parse import urlparse
 
-from channels.auth import get_user
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.routing import URLRouter
 from channels.security.websocket import OriginValidator, WebsocketDenier
 from django.conf import settings
+from django.contrib import auth
 from django.http import parse_cookie
 from django.http.request import split_domain_port, validate_host
 from django.urls import path
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
+
+from config.db_threads import in_db_thread
 
 if TYPE_CHECKING:
     from channels.consumer import _ASGIApplicationProtocol
@@ -63,13 +65,17 @@ class SiteOriginValidator(OriginValidator):
 
 class SocketAuthMiddleware:
     """The user who opens a WebSocket, found once as it opens: the session its cookie names
-    (Django's session engine) and the user that session holds (``channels.auth.get_user``, with
-    its check of the session's hash), put in the scope as ``session`` and ``user``.
+    (Django's session engine) and the user that session holds (``django.contrib.auth.get_user``,
+    with its check of the session's hash), put in the scope as ``session`` and ``user``.
 
     Channels' ``AuthMiddlewareStack`` finds the same, lazily, and also wraps the socket's
     ``send`` to save the session whenever it changed, asking the lazy session on every message
     sent; a socket never changes its session, and a server sends each of its sockets several
-    frames a second (bench/README.md "The action path's cost, round 4")."""
+    frames a second (bench/README.md "The action path's cost, round 4"). Channels' ``get_user``
+    runs on the one thread a process shares for thread-sensitive calls, so sockets opening
+    together (a room's players arriving, every client of a restarted server) queued there one
+    at a time; here the lookup runs in the database threads (``config.db_threads``), like the
+    socket's other database work."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
@@ -79,8 +85,19 @@ class SocketAuthMiddleware:
         cookies = parse_cookie(cookie) if cookie else {}
         store = import_module(settings.SESSION_ENGINE).SessionStore
         scope = dict(scope, cookies=cookies, session=store(cookies.get(settings.SESSION_COOKIE_NAME)))
-        scope["user"] = await get_user(scope)
+        scope["user"] = await in_db_thread(_user_of, scope["session"])
         return await self.inner(scope, receive, send)
+
+
+class _SessionOnly:
+    """What ``django.contrib.auth.get_user`` reads of a request: its session."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+
+
+def _user_of(session: Any) -> Any:
+    return auth.get_user(cast(Any, _SessionOnly(session)))
 
 
 def websocket_application(routes: list[WebSocketRoute]) -> Any:
