@@ -33,6 +33,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from config.redis_driver import driver_info
+
 log = logging.getLogger(__name__)
 
 _main_loop: asyncio.AbstractEventLoop | None = None
@@ -118,10 +120,10 @@ def _direct_publisher(layer: Any) -> tuple[Any, str, bool] | None:
 
     args, kwargs = getattr(layer, "_args", ()), getattr(layer, "_kwargs", {})
     hosts = decode_hosts(kwargs.get("hosts", args[0] if args else None))
-    if len(hosts) != 1 or "address" not in hosts[0] or not set(hosts[0]) <= {"address", "parser_class"}:
+    if len(hosts) != 1 or "address" not in hosts[0] or not set(hosts[0]) <= {"address", "parser_class", "driver_info"}:
         return None
     address = hosts[0]["address"]
-    client = redis.Redis.from_url(address, socket_connect_timeout=2, socket_timeout=5)
+    client = redis.Redis.from_url(address, socket_connect_timeout=2, socket_timeout=5, driver_info=driver_info())
     return client, kwargs.get("prefix", "asgi"), address == settings.REDIS_URL
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.conf import settings
 
+from config.redis_driver import driver_info
 from games.groups import group_send
 from tables.consumers import LOBBY_GROUP
 
@@ -48,7 +49,9 @@ class _Redis:
     def __init__(self, url: str) -> None:
         import redis
 
-        self.client: Any = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        self.client: Any = redis.Redis.from_url(
+            url, socket_connect_timeout=1, socket_timeout=1, driver_info=driver_info()
+        )
 
     def mark(self, table_id: int) -> None:
         self.client.sadd(KEY, str(table_id))

@@ -27,6 +27,7 @@ from typing import Any
 from django.conf import settings
 
 from config.loop_redis import loop_client
+from config.redis_driver import driver_info
 from games import sent
 
 #: How long a heartbeat stays on record (far beyond any window that reads it).
@@ -88,7 +89,9 @@ class _Redis:
         import redis
 
         self.url = url
-        self.client: Any = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
+        self.client: Any = redis.Redis.from_url(
+            url, socket_connect_timeout=1, socket_timeout=2, driver_info=driver_info()
+        )
 
     def beat(self, key: str, at: float, table_id: int) -> tuple[float | None, int | None]:
         return _beat_result(_beat_on(self.client.pipeline(transaction=False), key, at, table_id).execute())

@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 
 from config.loop_redis import loop_client
+from config.redis_driver import driver_info
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,9 @@ class _Redis:
         import redis
 
         self.url = url
-        self.client: Any = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        self.client: Any = redis.Redis.from_url(
+            url, socket_connect_timeout=1, socket_timeout=1, driver_info=driver_info()
+        )
 
     def mark(self, table_id: int, version: int) -> None:
         self.client.zadd(KEY, {str(table_id): version}, gt=True)

@@ -25,6 +25,7 @@ from typing import Any
 from django.conf import settings
 
 from config.loop_redis import loop_client
+from config.redis_driver import driver_info
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +106,9 @@ class _Redis:
 
         self.url = url
         self.errors: tuple[type[Exception], ...] = (redis.exceptions.RedisError, OSError)
-        self.client: Any = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        self.client: Any = redis.Redis.from_url(
+            url, socket_connect_timeout=1, socket_timeout=1, driver_info=driver_info()
+        )
         self.claim_script = self.client.register_script(_CLAIM)
         self.window_script = self.client.register_script(_WINDOW)
 

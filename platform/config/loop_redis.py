@@ -13,6 +13,8 @@ import asyncio
 import weakref
 from typing import Any
 
+from config.redis_driver import driver_info
+
 _clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[str, float], Any]] = (
     weakref.WeakKeyDictionary()
 )
@@ -37,7 +39,8 @@ def loop_client(url: str, *, timeout: float = 2.0) -> Any:
         import redis.asyncio
 
         pool = redis.asyncio.BlockingConnectionPool.from_url(
-            url, max_connections=CONNECTIONS, timeout=timeout, socket_connect_timeout=1, socket_timeout=timeout
+            url, max_connections=CONNECTIONS, timeout=timeout, socket_connect_timeout=1, socket_timeout=timeout,
+            driver_info=driver_info(),
         )
         client = clients[url, timeout] = redis.asyncio.Redis.from_pool(pool)
     return client

@@ -17,6 +17,7 @@ import environ
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 
 from config.logs import ROUTINE_LOGGERS
+from config.redis_driver import driver_info
 from config.redis_parsers import PubSubParser
 
 # Django classes that are generic in the type stubs only (ModelAdmin, ModelForm, the class-based
@@ -160,8 +161,9 @@ if REDIS_URL:
             # channels_redis's pub/sub layer, its subscriptions read leaner (config/channel_layer.py).
             "BACKEND": env.str("CHANNEL_LAYER_BACKEND", default="config.channel_layer.RedisPubSubChannelLayer"),
             # The parser: redis-py's, less a debug line built for every message (config/redis_parsers.py).
+            # The driver's name and version found once, not per connection (config/redis_driver.py).
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "parser_class": PubSubParser}],
+                "hosts": [{"address": REDIS_URL, "parser_class": PubSubParser, "driver_info": driver_info()}],
                 "prefix": env.str("CHANNELS_PREFIX", default="asgi"),
             },
         }
