@@ -67,6 +67,20 @@ def steady(stats: BotStats) -> tuple[list[float], float, float] | None:
     return timed, start, end
 
 
+def slow_by_second(stats: BotStats, over: float = 0.25) -> tuple[tuple[int, int], ...] | None:
+    """Where the slow actions were: (actions slower than ``over`` seconds, actions) sent in the run's
+    first second of actions, in its last, and in between. None without the send times."""
+    if not stats.latency_sent or len(stats.latency_sent) != len(stats.latencies):
+        return None
+    first, last = min(stats.latency_sent), max(stats.latency_sent)
+    counts = [[0, 0], [0, 0], [0, 0]]
+    for lat, sent in zip(stats.latencies, stats.latency_sent, strict=True):
+        phase = 0 if sent < first + 1 else 1 if sent > last - 1 else 2
+        counts[phase][0] += lat > over
+        counts[phase][1] += 1
+    return tuple((slow, n) for slow, n in counts)
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")

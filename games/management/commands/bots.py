@@ -24,7 +24,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from games.bots.fleet import bots_for, bots_run, codes_line, game_modes, per_stats_line, ramped, tables_open
 from games.bots.pool import Played, per_bot_figures, pool_run
-from games.bots.stats import percentile, steady
+from games.bots.stats import percentile, slow_by_second, steady
 from games.engine.registry import GAMES
 
 
@@ -95,6 +95,11 @@ class Command(BaseCommand):
             f"{ramp_note}\n"
             f"action-to-broadcast latency over {len(stats.latencies)} actions: p50 {p50:.1f} ms  p99 {p99:.1f} ms"
         )
+        slow = slow_by_second(stats)
+        if slow is not None:
+            (a, n_a), (b, n_b), (c, n_c) = slow
+            self.stdout.write(f"actions over 250 ms: {a} of {n_a} sent in the first second, {b} of {n_b} in the last, "
+                              f"{c} of {n_c} in between")
         window = steady(stats)
         steady_p50 = steady_p99 = None
         if window is not None and window[0]:

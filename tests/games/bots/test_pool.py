@@ -7,7 +7,7 @@ from collections import Counter
 
 from games.bots.fleet import TablePlan, per_stats_line, ramped
 from games.bots.pool import Played, merged, per_bot_figures, pool_run, shares
-from games.bots.stats import BotStats, percentile, steady
+from games.bots.stats import BotStats, percentile, slow_by_second, steady
 
 
 def test_tables_are_dealt_round_robin_and_no_share_is_empty() -> None:
@@ -73,6 +73,13 @@ def test_no_full_play_when_a_table_winds_down_before_another_has_ended_a_hand() 
     stats = BotStats(latencies=[0.1], latency_sent=[3.0], first_end={1: 10.0, 2: 12.0}, wind_down={1: 11.0})
     assert steady(stats) is None
     assert steady(BotStats(latencies=[0.1], latency_sent=[3.0])) is None
+
+
+def test_slow_actions_are_told_by_when_they_were_sent_first_second_last_second_between() -> None:
+    sent = [100.0, 100.5, 100.99, 101.0, 105.0, 109.01, 109.5, 110.0]
+    latencies = [0.3, 0.1, 0.26, 0.3, 0.25, 0.4, 0.1, 0.9]
+    assert slow_by_second(BotStats(latencies=latencies, latency_sent=sent)) == ((2, 3), (2, 3), (1, 2))
+    assert slow_by_second(BotStats(latencies=[0.3], latency_sent=[])) is None  # no send times kept
 
 
 def test_a_ramp_spreads_the_tables_starts_evenly_the_first_at_once() -> None:
