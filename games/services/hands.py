@@ -147,7 +147,7 @@ def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Ha
     carry = carry_for(level.game, table.carry, [s.user_id for s in seats])
     problems = start_problems(level, stacks, carry)
     if problems:
-        _remove_short_seats(table, seats, problems)
+        _remove_short_seats(table, seats, stacks, problems)
         table_touch(table)
         hand_start_after_commit(table.pk, 0, pause=False)  # the players left may still be enough
         return None
@@ -162,10 +162,10 @@ def _dealt_in(table: Table, seat: Seat) -> bool:
     return seat.status == Seat.Status.LEAVING and set_running(table.stake_level.game, table.carry, seat.user_id)
 
 
-def _remove_short_seats(table: Table, seats: list[Seat], problems: list[dict[str, Any]]) -> None:
+def _remove_short_seats(table: Table, seats: list[Seat], stacks: list[int], problems: list[dict[str, Any]]) -> None:
     for problem in problems:
         seat = seats[problem["seat"]]
-        seat_remove(table=table, seat=seat, reason=problem["reason"])
+        seat_remove(table=table, seat=seat, reason=problem["reason"], money=stacks[problem["seat"]])
     if table.carry:
         kept = carry_after_removal(table.stake_level.game, table.carry)
         if kept != table.carry:

@@ -19,7 +19,7 @@ from games.services.errors import NotSeated, PlayError, TableFull
 from games.services.hand_presence import hand_player_left
 from games.services.hands import hand_start_after_commit
 from games.services.settlement import seat_remove
-from games.services.store import hand_active_locked, seats_locked, table_lock, table_touch
+from games.services.store import hand_active_locked, seats_locked, seats_locked_with_money, table_lock, table_touch
 from responsible.services import stake_check
 from tables.models import Seat, Table
 from wallet import selectors as wallet_selectors
@@ -75,10 +75,15 @@ def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_i
 
 
 def _my_seat(table: Table, user: User) -> Seat:
-    seat = next((s for s in seats_locked(table) if s.user_id == user.pk), None)
-    if seat is None:
+    return _my_seat_with_money(table, user)[0]
+
+
+def _my_seat_with_money(table: Table, user: User) -> tuple[Seat, int]:
+    """The player's seat at the locked table, locked, and its table money, in one statement."""
+    mine = next(((s, money) for s, money in seats_locked_with_money(table) if s.user_id == user.pk), None)
+    if mine is None:
         raise NotSeated(_("You are not seated at this table."))
-    return seat
+    return mine
 
 
 @transaction.atomic
@@ -120,7 +125,7 @@ def seat_leave(*, table_id: int, user: User) -> bool:
     """Leave: table money back to the wallet at once, or at the end of the hand (or, in the
     trio, of the set) when dealt in. Returns True when the player has left already."""
     table = table_lock(table_id)
-    seat = _my_seat(table, user)
+    seat, money = _my_seat_with_money(table, user)
     game = table.stake_level.game
     if _in_hand(table, user) or set_running(game, table.carry, user.pk):
         seat.status = Seat.Status.LEAVING
@@ -131,7 +136,7 @@ def seat_leave(*, table_id: int, user: User) -> bool:
         hand_player_left(table=table, user=user, leaving=True)
         table_touch(table)
         return False
-    seat_remove(table=table, seat=seat, reason="left")
+    seat_remove(table=table, seat=seat, reason="left", money=money)
     table_touch(table)
     return True
 
@@ -165,11 +170,11 @@ def table_close(*, table_id: int, actor: User, reason: str) -> TableClosing:
     hand = hand_active_locked(table)
     dealt = {p["user"] for p in hand.players} if hand is not None else set()
     cashed_out = amount = in_hand = 0
-    for seat in seats_locked(table):
+    for seat, money in seats_locked_with_money(table):
         if seat.user_id in dealt:
             in_hand += 1
             continue
-        amount += seat_remove(table=table, seat=seat, reason="table_closed")
+        amount += seat_remove(table=table, seat=seat, reason="table_closed", money=money)
         cashed_out += 1
     table_touch(table)
     return TableClosing(cashed_out=cashed_out, amount=amount, in_hand=in_hand)

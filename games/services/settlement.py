@@ -119,11 +119,13 @@ def _release_leavers(table: Table) -> None:
             seat_remove(table=table, seat=seat, reason="left")
 
 
-def seat_remove(*, table: Table, seat: Seat, reason: str) -> int:
+def seat_remove(*, table: Table, seat: Seat, reason: str, money: int | None = None) -> int:
     """Cash the seat's table money out to the wallet and free the seat (table locked); the
-    player is told why after commit."""
+    player is told why after commit. ``money``: the seat's table money as the caller read it
+    with the seat, under the table's lock (no coin of a seat moves without that lock); read
+    here when not given."""
     table_seats_changed(table)
-    amount = wallet_selectors.table_money(user=seat.user, table_ref=table.wallet_ref)
+    amount = wallet_selectors.table_money(user=seat.user, table_ref=table.wallet_ref) if money is None else money
     if amount > 0:
         wallet.wallet_cash_out(
             user=seat.user, table_ref=table.wallet_ref, amount=None,
