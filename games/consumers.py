@@ -13,7 +13,6 @@ import time
 from functools import partial
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -102,7 +101,9 @@ class TableConsumer(LocalizedWebsocketConsumer):
             return
         if self.slot and self.user_id is not None:
             self.slot = False
-            await sync_to_async(_slot_release, thread_sensitive=False)(self.user_id, self.channel_name)
+            from games.services.limits import connection_release_async
+
+            await connection_release_async(user_id=self.user_id, channel=self.channel_name)
         await self.channel_layer.group_discard(broadcast.table_group(self.table_id), self.channel_name)
         if self.user_id is not None:
             await self.channel_layer.group_discard(broadcast.user_group(self.user_id), self.channel_name)
@@ -300,8 +301,3 @@ async def _heartbeat(
     except Exception:  # noqa: BLE001 - a pong never fails for its bookkeeping
         return None, None
 
-
-def _slot_release(user_id: int, channel: str) -> None:
-    from games.services.limits import connection_release
-
-    connection_release(user_id=user_id, channel=channel)

@@ -74,6 +74,9 @@ class _Local:
         with self.lock:
             self.slots.get(user_id, {}).pop(channel, None)
 
+    async def arelease(self, user_id: int, channel: str) -> None:
+        self.release(user_id, channel)  # memory only: nothing to wait for
+
     def window(self, key: str, window: float) -> tuple[int, float]:
         now = time.time()
         with self.lock:
@@ -138,6 +141,13 @@ class _Redis:
 
     def release(self, user_id: int, channel: str) -> None:
         self._allowing(lambda: self.client.zrem(_slot_key(user_id), channel), None)
+
+    async def arelease(self, user_id: int, channel: str) -> None:
+        """:meth:`release` awaited on the running event loop."""
+        try:
+            await loop_client(self.url, timeout=1).zrem(_slot_key(user_id), channel)
+        except self.errors as exc:
+            _unreachable(exc, None)
 
     def window(self, key: str, window: float) -> tuple[int, float]:
         count, left_ms = self._allowing(lambda: self.window_script(keys=[_key(key)], args=[int(window * 1000)]), (0, 0))
@@ -228,6 +238,11 @@ def connections_limited() -> bool:
 
 def connection_release(*, user_id: int, channel: str) -> None:
     _store().release(user_id, channel)
+
+
+async def connection_release_async(*, user_id: int, channel: str) -> None:
+    """:func:`connection_release` from an event loop, without a thread (a closing socket's)."""
+    await _store().arelease(user_id, channel)
 
 
 # --- expensive requests ----------------------------------------------------------------------
