@@ -19,7 +19,15 @@ from games.services.errors import NotSeated, PlayError, TableFull
 from games.services.hand_presence import hand_player_left
 from games.services.hands import hand_start_after_commit
 from games.services.settlement import seat_remove
-from games.services.store import hand_active_locked, seats_locked, seats_locked_with_money, table_lock, table_touch
+from games.services.store import (
+    hand_active_locked,
+    seats_locked,
+    seats_locked_with_money,
+    table_lock,
+    table_lock_for_change,
+    table_seats_changed,
+    table_touch,
+)
 from responsible.services import stake_check
 from tables.models import Seat, Table
 from wallet import selectors as wallet_selectors
@@ -124,7 +132,7 @@ def seat_sit_out(*, table_id: int, user: User, out: bool) -> Seat:
 def seat_leave(*, table_id: int, user: User) -> bool:
     """Leave: table money back to the wallet at once, or at the end of the hand (or, in the
     trio, of the set) when dealt in. Returns True when the player has left already."""
-    table = table_lock(table_id)
+    table = table_lock_for_change(table_id)  # a leave refused rolls back, the version's bump and all
     seat, money = _my_seat_with_money(table, user)
     game = table.stake_level.game
     if _in_hand(table, user) or set_running(game, table.carry, user.pk):
@@ -133,6 +141,7 @@ def seat_leave(*, table_id: int, user: User) -> bool:
         # auto-played to the end of the set.
         seat.disconnected = seat.disconnected or presence_matters(game)
         seat.save(update_fields=["status", "disconnected"])
+        table_seats_changed(table)
         hand_player_left(table=table, user=user, leaving=True)
         table_touch(table)
         return False

@@ -22,7 +22,7 @@ from games.services.store import (
     hand_save,
     seats_leaving,
     table_save,
-    table_seats_changed,
+    table_seat_gone,
     table_seats_moved,
 )
 from history.services import hand_record_write
@@ -124,7 +124,7 @@ def seat_remove(*, table: Table, seat: Seat, reason: str, money: int | None = No
     player is told why after commit. ``money``: the seat's table money as the caller read it
     with the seat, under the table's lock (no coin of a seat moves without that lock); read
     here when not given."""
-    table_seats_changed(table)
+    table_seat_gone(table, seat.user_id)
     amount = wallet_selectors.table_money(user=seat.user, table_ref=table.wallet_ref) if money is None else money
     if amount > 0:
         wallet.wallet_cash_out(

@@ -108,6 +108,16 @@ def table_seats_moved(table: Table, deltas: dict[int, int]) -> None:
         ]
 
 
+def table_seat_gone(table: Table, user_id: int) -> None:
+    """The player's seat at the (locked) table is freed in this transaction, its table money
+    cashed out: the seats read for the state frames, if any, say so too (the others are as
+    they were)."""
+    rows = getattr(table, "seat_rows", None)
+    if rows is not None:
+        user = FRAME_SEAT_FIELDS.index("user_id")
+        table.seat_rows = [row for row in rows if row[user] != user_id]  # type: ignore[attr-defined]
+
+
 def table_seats_changed(table: Table) -> None:
     """The (locked) table's seats or their table money change in this transaction: its state
     frames read them again after commit (not the ones :func:`table_lock_for_change` read)."""
