@@ -21,6 +21,7 @@ from games.services.hands import hand_start_after_commit
 from games.services.settlement import seat_remove
 from games.services.store import (
     hand_active_locked,
+    seat_of_locked_with_money,
     seats_locked,
     seats_locked_with_money,
     table_lock,
@@ -88,7 +89,7 @@ def _my_seat(table: Table, user: User) -> Seat:
 
 def _my_seat_with_money(table: Table, user: User) -> tuple[Seat, int]:
     """The player's seat at the locked table, locked, and its table money, in one statement."""
-    mine = next(((s, money) for s, money in seats_locked_with_money(table) if s.user_id == user.pk), None)
+    mine = seat_of_locked_with_money(table, user)
     if mine is None:
         raise NotSeated(_("You are not seated at this table."))
     return mine

@@ -14,9 +14,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from config import metrics
+from config.rows import execute
 from games.adapters import engine, house_lines, set_running
 from games.broadcast import notify_user
 from games.models import Hand
+from games.services.sql import statements
 from games.services.store import (
     STATE_FIELDS,
     hand_save,
@@ -133,5 +135,7 @@ def seat_remove(*, table: Table, seat: Seat, reason: str, money: int | None = No
         )
     user_id, table_id = seat.user_id, table.pk
     transaction.on_commit(lambda: notify_user(user_id, table_id, {"event": "removed", "reason": reason}), robust=True)
-    seat.delete()
+    # One statement: Django's ``Model.delete`` gathers related rows and signals first, a fifth
+    # of a leave's CPU, and a seat has neither.
+    execute(statements().seat_delete, [seat.pk])
     return amount

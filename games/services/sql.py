@@ -34,6 +34,15 @@ SEATS_LOCKED = Compiled(
     ),
     table_id=-7_340_011, table_ref="\x00table-ref",
 )
+#: One player's seat at a table, locked, with its table money.
+SEAT_OF_LOCKED = Compiled(
+    lambda table_id, user_id, table_ref: (
+        Seat.objects.select_for_update(of=("self",)).filter(table_id=table_id, user_id=user_id)
+        .annotate(table_money=table_money_column(table_ref=table_ref))
+        .values_list(*SEAT.attnames, "table_money")
+    ),
+    table_id=-7_340_011, user_id=-7_340_013, table_ref="\x00table-ref",
+)
 #: A table's seats as the state frames show them (``games.frames.SeatRow``'s fields, in order): each
 #: seat with its player's names and table money.
 FRAME_SEATS = Compiled(
@@ -66,6 +75,7 @@ class Statements:
     hand_table: str  # the table of a hand
     hand_phase: str  # a hand's status and phase sequence
     seat_leaving: str  # any leaving seat at a table
+    seat_delete: str  # a freed seat (nothing refers to a seat, and no signal listens for one)
     action_insert: str
     request_insert: str  # a spent client request id
     hand_insert: str  # a new hand, returning its id
@@ -96,6 +106,7 @@ def _statements(vendor: str) -> Statements:
             f"SELECT 1 FROM {quote(Seat._meta.db_table)} "  # noqa: S608 - names only
             "WHERE table_id = %s AND status = %s LIMIT 1"
         ),
+        seat_delete=f"DELETE FROM {quote(Seat._meta.db_table)} WHERE id = %s",  # noqa: S608 - names only
         action_insert=_insert(HandAction._meta.db_table, ACTION_COLUMNS),
         request_insert=_insert(ClientRequest._meta.db_table, REQUEST_COLUMNS),
         hand_insert=f"{_insert(HAND.table, tuple(HAND.field(n).column for n in HAND.insert_names))} RETURNING id",

@@ -28,6 +28,7 @@ from games.services.sql import (
     HAND,
     LEVEL,
     SEAT,
+    SEAT_OF_LOCKED,
     SEATS_LOCKED,
     TABLE,
     USER,
@@ -178,6 +179,18 @@ def seats_locked_with_money(table: Table) -> list[tuple[Seat, int]]:
         seat.user = USER.load(row[SEAT.width : SEAT.width + USER.width])
         seats.append((seat, int(row[-1])))
     return seats
+
+
+def seat_of_locked_with_money(table: Table, user: User) -> tuple[Seat, int] | None:
+    """The player's seat at the (locked) table, locked, with its table money; None when the
+    player has no seat there. One seat, not the table's: a request about one's own seat reads
+    only that (no other seat changes without the table's lock)."""
+    rows = SEAT_OF_LOCKED.rows(table_id=table.pk, user_id=user.pk, table_ref=table.wallet_ref)
+    if not rows:
+        return None
+    seat = SEAT.load(rows[0][: SEAT.width])
+    seat.user = user
+    return seat, int(rows[0][-1])
 
 
 # --- hands -----------------------------------------------------------------------------------

@@ -7,12 +7,14 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.db import connection, transaction
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import TruncDate, TruncHour
 from django.utils import timezone
 
 from disputes.models import Dispute
-from tables.models import Seat, Table
-from wallet.models import Account, AccountKind, TransactionKind
+from games.models import Hand
+from tables.models import Seat, StakeLevel, Table
+from wallet.models import Account, AccountKind, Entry, LedgerTransaction, TransactionKind
 
 PERIODS = (7, 30, 90)
 AGE_BUCKETS = ((0, 1), (1, 3), (3, 7), (7, None))  # days
@@ -57,8 +59,11 @@ ORDER BY 1, 2, 3
 
 def commission_rows(*, since: dt.datetime) -> list[tuple[dt.date, str, str, int, int]]:
     """(day, game, stake level, hands, commission) since ``since``: the house's commission lines
-    of the hands settled since then, by the day of their settlement. Both sides are read from
-    index-only scans merged on the transaction id (wallet_entry_commission, hand_ledger_transaction)."""
+    of the hands settled since then, by the day of their settlement. On PostgreSQL both sides are
+    read from index-only scans merged on the transaction id (wallet_entry_commission,
+    hand_ledger_transaction); elsewhere (the embedded mode's SQLite) the ORM's portable query."""
+    if connection.vendor != "postgresql":
+        return _commission_rows_portable(since)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL jit = off")  # compiling costs more than it saves on this query
         cursor.execute(_COMMISSION_SQL, {"tz": timezone.get_current_timezone_name(), "since": since})
@@ -73,8 +78,31 @@ GROUP BY 1 ORDER BY 1
 """
 
 
+def _commission_rows_portable(since: dt.datetime) -> list[tuple[dt.date, str, str, int, int]]:
+    hand = Hand.objects.filter(ledger_transaction_id=OuterRef("transaction_id"))
+    per_level = (
+        Entry.objects.filter(house="commission")
+        .annotate(finished=Subquery(hand.values("finished_at")[:1]),
+                  level=Subquery(hand.values("table__stake_level_id")[:1]))
+        .filter(finished__gte=since)
+        .annotate(day=TruncDate("finished", tzinfo=timezone.get_current_timezone()))
+        .values("day", "level").annotate(hands=Count("id"), coins=Sum("amount")).order_by()
+    )
+    rows = list(per_level)
+    levels = {pk: (game, name) for pk, game, name in
+              StakeLevel.objects.filter(pk__in={r["level"] for r in rows}).values_list("pk", "game", "name")}
+    return sorted((r["day"], *levels[r["level"]], int(r["hands"]), int(r["coins"])) for r in rows)
+
+
 def hands_per_hour(*, since: dt.datetime) -> list[tuple[dt.datetime, int]]:
-    """Hands settled per hour (one settlement transaction per settled hand)."""
+    """Hands settled per hour (one settlement transaction per settled hand), the hours in UTC."""
+    if connection.vendor != "postgresql":
+        hours = (
+            LedgerTransaction.objects.filter(kind=TransactionKind.SETTLEMENT, created_at__gte=since)
+            .annotate(hour=TruncHour("created_at", tzinfo=dt.UTC)).values("hour")
+            .annotate(n=Count("id")).order_by("hour").values_list("hour", "n")
+        )
+        return [(hour, int(n)) for hour, n in hours]
     with connection.cursor() as cursor:
         cursor.execute(_HOURLY_SQL, {"since": since})
         return [(hour, int(n)) for hour, n in cursor.fetchall()]
@@ -84,14 +112,10 @@ def paid_out(*, since: dt.datetime) -> dict[str, int]:
     """Coins the bank paid into wallets since ``since``, by transaction kind (grants,
     adjustments, dispute compensations): minus the issuance entries of those transactions."""
     kinds = (TransactionKind.GRANT, TransactionKind.ADJUSTMENT, TransactionKind.DISPUTE_COMPENSATION)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT t.kind, -sum(e.amount) FROM wallet_entry e JOIN wallet_ledgertransaction t "
-            "ON t.id = e.transaction_id WHERE e.house = 'issuance' AND t.kind = ANY(%(kinds)s) "
-            "AND t.created_at >= %(since)s GROUP BY 1",
-            {"kinds": [str(k) for k in kinds], "since": since},
-        )
-        sums = dict(cursor.fetchall())
+    sums = dict(
+        Entry.objects.filter(house="issuance", transaction__kind__in=kinds, transaction__created_at__gte=since)
+        .values("transaction__kind").annotate(paid=-Sum("amount")).order_by().values_list("transaction__kind", "paid")
+    )
     return {str(k): int(sums.get(str(k)) or 0) for k in kinds}
 
 

@@ -225,3 +225,13 @@ def test_leaving_in_a_hand_shows_the_seat_leaving_and_then_gone_in_the_frames(fu
         assert still is not None and still.status == Seat.Status.LEAVING
     else:  # cashed out by the settlement
         assert still is None
+
+
+def test_a_seat_is_freed_by_one_delete_because_nothing_refers_to_it_and_no_signal_listens():
+    """``seat_remove`` deletes a seat's row itself, without ``Model.delete``'s collector: true only
+    while no model refers to a seat and no receiver listens for its deletion."""
+    from django.db.models import signals
+
+    assert not Seat._meta.related_objects
+    for signal in (signals.pre_delete, signals.post_delete):
+        assert not signal.has_listeners(Seat)
