@@ -168,8 +168,7 @@ def _caller_owns_transaction() -> bool:
 
 
 def _transient(exc: OperationalError) -> bool:
-    sqlstate = getattr(exc.__cause__, "sqlstate", None)
-    return sqlstate in TRANSIENT_SQLSTATES or "database is locked" in str(exc)
+    return getattr(exc.__cause__, "sqlstate", None) in TRANSIENT_SQLSTATES or "database is locked" in str(exc)
 
 
 def _replayed(posting: Posting) -> LedgerTransaction | None:
