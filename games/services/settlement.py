@@ -23,13 +23,13 @@ from games.services.store import (
     STATE_FIELDS,
     hand_save,
     seats_leaving,
+    seats_locked_with_money,
     table_save,
     table_seat_gone,
     table_seats_moved,
 )
 from history.services import hand_record_write
 from tables.models import Seat, Table
-from wallet import selectors as wallet_selectors
 from wallet import services as wallet
 
 log = logging.getLogger(__name__)
@@ -110,25 +110,24 @@ def _release_leavers(table: Table) -> None:
     """Cash out the seats that asked to leave (unless bound to a running set), or at a closed
     table every seat: no hand is dealt there again."""
     if table.status == Table.Status.CLOSED:
-        for seat in Seat.objects.select_for_update().filter(table=table).order_by("index"):
-            seat_remove(table=table, seat=seat, reason="table_closed")
+        for seat, money in seats_locked_with_money(table):
+            seat_remove(table=table, seat=seat, reason="table_closed", money=money)
         return
     if not seats_leaving(table):
         return
     game = table.stake_level.game
-    for seat in Seat.objects.select_for_update().filter(table=table, status=Seat.Status.LEAVING):
-        if not set_running(game, table.carry, seat.user_id):
-            seat_remove(table=table, seat=seat, reason="left")
+    for seat, money in seats_locked_with_money(table):
+        if seat.status == Seat.Status.LEAVING and not set_running(game, table.carry, seat.user_id):
+            seat_remove(table=table, seat=seat, reason="left", money=money)
 
 
-def seat_remove(*, table: Table, seat: Seat, reason: str, money: int | None = None) -> int:
+def seat_remove(*, table: Table, seat: Seat, reason: str, money: int) -> int:
     """Cash the seat's table money out to the wallet and free the seat (table locked); the
     player is told why after commit. ``money``: the seat's table money as the caller read it
-    with the seat, under the table's lock (no coin of a seat moves without that lock); read
-    here when not given."""
+    with the seat (``store.seats_locked_with_money``, ``seat_of_locked_with_money``), under the
+    table's lock: no coin of a seat moves without that lock."""
     table_seat_gone(table, seat.user_id)
-    amount = wallet_selectors.table_money(user=seat.user, table_ref=table.wallet_ref) if money is None else money
-    if amount > 0:
+    if money > 0:
         wallet.wallet_cash_out(
             user=seat.user, table_ref=table.wallet_ref, amount=None,
             idempotency_key=f"cashout:{table.pk}:{seat.user_id}:{seat.pk}:{table.version}",
@@ -138,4 +137,4 @@ def seat_remove(*, table: Table, seat: Seat, reason: str, money: int | None = No
     # One statement: Django's ``Model.delete`` gathers related rows and signals first, a fifth
     # of a leave's CPU, and a seat has neither.
     execute(statements().seat_delete, [seat.pk])
-    return amount
+    return money
