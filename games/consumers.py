@@ -18,7 +18,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from config import metrics
-from config.db_threads import in_db_thread
+from config.db_threads import in_db_thread, in_seat_thread
 from config.rows import json_text
 from config.websocket import LocalizedWebsocketConsumer
 from games import broadcast
@@ -203,7 +203,9 @@ class TableConsumer(LocalizedWebsocketConsumer):
             else:
                 # Requests at different tables run in parallel in the database threads (each thread
                 # has its own pooled connection); the table row lock orders requests at one table.
-                reply = await in_db_thread(commands.dispatch, self.table_id, self.user, message)
+                # A seat change takes its own lane, so a burst of them never holds up the actions.
+                lane = in_db_thread if message.type == "action" else in_seat_thread
+                reply = await lane(commands.dispatch, self.table_id, self.user, message)
         except PlayError as exc:
             await self._error(message.id, exc.code, str(exc), retry_after=getattr(exc, "retry_after", None))
             return

@@ -10,6 +10,12 @@ process's own: every thread more than the database and the cores can use at once
 on the interpreter's lock, and each handover of that lock between threads costs the server CPU
 (bench/README.md "The action path's cost, round 5"). Requests at one table queue on its row
 lock anyway.
+
+Seat changes (a join, a leave, a top-up, sitting out) run in their own lane,
+:func:`in_seat_thread`: ``GAMES_DB_SEAT_THREADS`` threads beside those. A hand's actions wait
+on the players; a seat change does not, and a burst of them (a room emptying at once) would
+otherwise fill every thread and the queue before the actions behind it (bench/README.md "The
+end of a run, round 9").
 """
 
 from __future__ import annotations
@@ -28,17 +34,18 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 _lock = threading.Lock()
-_executor: tuple[int, ThreadPoolExecutor] | None = None  # (the process, its threads)
+_executors: dict[str, tuple[int, ThreadPoolExecutor]] = {}  # lane: (the process, its threads)
 
 
-def db_executor() -> ThreadPoolExecutor:
-    """This process's database threads, started on first use (and again in a forked child)."""
-    global _executor
+def db_executor(lane: str = "db") -> ThreadPoolExecutor:
+    """This process's database threads of ``lane`` ("db", or "seat" for seat changes), started
+    on first use (and again in a forked child)."""
     with _lock:
-        if _executor is None or _executor[0] != os.getpid():
-            threads = ThreadPoolExecutor(max_workers=settings.GAMES_DB_THREADS, thread_name_prefix="db")
-            _executor = (os.getpid(), threads)
-        return _executor[1]
+        held = _executors.get(lane)
+        if held is None or held[0] != os.getpid():
+            size = settings.GAMES_DB_SEAT_THREADS if lane == "seat" else settings.GAMES_DB_THREADS
+            held = _executors[lane] = (os.getpid(), ThreadPoolExecutor(max_workers=size, thread_name_prefix=lane))
+        return held[1]
 
 
 def _call(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
@@ -52,3 +59,8 @@ def _call(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
 async def in_db_thread(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """``fn(*args, **kwargs)`` in one of the process's database threads, awaited."""
     return await sync_to_async(_call, thread_sensitive=False, executor=db_executor())(fn, *args, **kwargs)
+
+
+async def in_seat_thread(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """``fn(*args, **kwargs)`` in one of the process's seat-change threads, awaited."""
+    return await sync_to_async(_call, thread_sensitive=False, executor=db_executor("seat"))(fn, *args, **kwargs)

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.utils import translation
 
-from config.db_threads import _call, db_executor, in_db_thread
+from config.db_threads import _call, db_executor, in_db_thread, in_seat_thread
 
 
 def _language_and_thread() -> tuple[str, str]:
@@ -53,3 +53,31 @@ def test_a_calls_connection_goes_back_when_it_ends() -> None:
     assert _call(opened)  # what a database thread runs for each call
     if connection.vendor == "postgresql" and connection.pool:
         assert connection.connection is None  # handed back to the pool (CONN_MAX_AGE 0)
+
+
+def test_seat_changes_have_a_lane_of_their_own(settings) -> None:
+    async def both() -> tuple[str, str]:
+        seat = await in_seat_thread(_language_and_thread)
+        play = await in_db_thread(_language_and_thread)
+        return seat[1], play[1]
+
+    seat, play = asyncio.run(both())
+    assert seat.startswith("seat") and play.startswith("db")
+    assert db_executor("seat")._max_workers == settings.GAMES_DB_SEAT_THREADS
+    assert db_executor("seat") is not db_executor()
+
+
+def test_a_full_seat_lane_does_not_hold_up_database_work(settings) -> None:
+    release = threading.Event()
+    busy = [db_executor("seat").submit(release.wait, 30) for _ in range(settings.GAMES_DB_SEAT_THREADS)]
+    try:
+        async def both() -> tuple[str, bool]:
+            waiting = asyncio.ensure_future(in_seat_thread(_language_and_thread))
+            _language, thread = await asyncio.wait_for(in_db_thread(_language_and_thread), timeout=5)
+            return thread, waiting.done()
+
+        thread, seat_done = asyncio.run(both())
+        assert thread.startswith("db") and not seat_done
+    finally:
+        release.set()
+    assert all(done.result(timeout=5) for done in busy)

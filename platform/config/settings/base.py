@@ -333,6 +333,7 @@ GAMES_SWEEP_GRACE = env.float("GAMES_SWEEP_GRACE", default=2.0)
 GAMES_WATCHDOG_VOID_AFTER = env.int("GAMES_WATCHDOG_VOID_AFTER", default=3)  # failed sweeps, then void
 GAMES_SWEEP_EVERY = env.float("GAMES_SWEEP_EVERY", default=3.0)
 GAMES_DB_THREADS = env.int("GAMES_DB_THREADS", default=4)  # a server's threads for database work (config/db_threads.py)
+GAMES_DB_SEAT_THREADS = env.int("GAMES_DB_SEAT_THREADS", default=1)  # and for seat changes, beside those
 GAMES_WS_RATE = env.float("GAMES_WS_RATE", default=10.0)  # messages per second per connection
 GAMES_WS_BURST = env.int("GAMES_WS_BURST", default=20)
 # Per-user limits (docs/PROTOCOL.md "Limits"); GAMES_ABUSE_LIMITS off is for benchmarks only.
