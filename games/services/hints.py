@@ -28,6 +28,7 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from config.db_threads import in_db_thread
 from games import hint_worker
 from games.adapters import engine
 from games.models import Hand
@@ -143,7 +144,7 @@ async def _solve(job: HintJob) -> list[dict[str, Any]]:
 
 async def hint_for(*, table_id: int, user: User) -> list[dict[str, Any]]:
     """The suggestions for the user's seat at the table (steps above)."""
-    job, cached = await sync_to_async(_prepare, thread_sensitive=False)(table_id, user)
+    job, cached = await in_db_thread(_prepare, table_id, user)  # its connection goes back to the pool
     if cached is not None:
         return cached
     if not settings.GAMES_ABUSE_LIMITS:  # unprotected (benchmarks only): the solver in a thread

@@ -1,0 +1,45 @@
+"""A hint reads the hand in a server's database threads, which hand their connection back to the
+pool after each call: a hint is still answered after PostgreSQL ended every session, as a
+restart does."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+from django.db import connection
+
+from games.services import hints
+from games.services.hands import hand_start_if_ready
+from games.services.seating import seat_join
+from tests.games.live.helpers import db
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def _end_every_session() -> int:
+    """``pg_terminate_backend`` for every other session of the test database, from a connection
+    of its own; returns how many were ended."""
+    params = connection.get_connection_params()
+    params.pop("prepare_threshold", None)
+    params.pop("cursor_factory", None)
+    with psycopg.connect(**params, autocommit=True) as own:
+        row = own.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+async def test_a_hint_is_answered_after_the_database_ended_every_session(funded, table_for):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: set DATABASE_URL=postgres://...")
+    users = [await db(funded)() for _ in range(2)]
+    table = await db(table_for)("thirteen")
+    for i, user in enumerate(users):
+        await db(seat_join)(table_id=table.pk, user=user, buy_in=table.stake_level.min_buy_in, request_id=f"j{i}")
+    await db(hand_start_if_ready)(table_id=table.pk)
+
+    first = await hints.hint_for(table_id=table.pk, user=users[0])
+    assert first
+    assert await db(_end_every_session)() > 0
+    assert await hints.hint_for(table_id=table.pk, user=users[0]) == first
