@@ -31,6 +31,16 @@ BOXES = """(selectors) => {
 }"""
 
 
+WORST_ROWS = """([name, bonus]) => {
+  for (const cat of document.querySelectorAll('.board .row-cat')) {
+    const [label, badge] = cat.querySelectorAll('span');
+    label.textContent = name;
+    badge.textContent = bonus;
+    badge.style.display = '';
+  }
+}"""
+
+
 def on_first_screen(page: Any, selectors: dict[str, int], name: str) -> None:
     """Every element of each selector (at least the given count) is visible inside the viewport
     with the page scrolled to the top, and the page is no wider than the screen."""
@@ -93,6 +103,10 @@ def test_after_the_deal_cards_rows_countdown_and_submit_are_on_the_first_screen(
         p.page.wait_for_function("(n) => document.querySelectorAll('[data-testid=hand] .card-btn').length < n", arg=cards)
         on_first_screen(p.page, {".board .card-btn": cards, "[data-testid=timer]": 1, "[data-testid=submit]": 1},
                         f"{game}-hinted-{size}")
+        # Whatever the deal: every row named by the longest category with the largest bonus.
+        longest = max((text(f"cat_{i}", "zh-hans") for i in range(9)), key=len)
+        p.page.evaluate(WORST_ROWS, [longest, text("bonus", "zh-hans", n=10)])
+        on_first_screen(p.page, {".board .card-btn": cards, "[data-testid=submit]": 1}, f"{game}-bonus-{size}")
         assert not p.errors
     call(hand_play_out, hand, [p.user for p in [*phone, *others]])
 
