@@ -41,6 +41,18 @@ WORST_ROWS = """([name, bonus]) => {
 }"""
 
 
+WORST_RESULTS = """([name, scoops]) => {
+  for (const result of document.querySelectorAll('[data-testid=showdown] .result')) {
+    result.querySelector('.result-head strong').textContent = name;
+    for (const badge of result.querySelectorAll('.badges .badge')) {
+      badge.style.display = '';
+      if (badge.classList.contains('badge-ok')) badge.textContent = scoops;
+    }
+    result.querySelector('.badges').style.display = '';
+  }
+}"""
+
+
 def on_first_screen(page: Any, selectors: dict[str, int], name: str) -> None:
     """Every element of each selector (at least the given count) is visible inside the viewport
     with the page scrolled to the top, and the page is no wider than the screen."""
@@ -127,6 +139,12 @@ def test_a_four_player_showdown_fits_one_phone_screen(player, make_table):
             "[data-testid=showdown] .result": 4, "[data-testid=showdown] .pcard": 52, "[data-testid=coins]": 4,
         }, f"thirteen-showdown-{size}")
         topbar_one_line(p.page, f"showdown-{size}")
+        # Whatever the hand and the names: the longest display name, unbroken, and every badge
+        # showing at once, a scoop naming three such players, may grow the page but never widen it.
+        long_name = "Bartholomew_of_Guangzhou_the_Magnificent"[:40]
+        scoops = text("scoops", "zh-hans", names="、".join([long_name] * 3))
+        p.page.evaluate(WORST_RESULTS, [long_name, scoops])
+        on_first_screen(p.page, {}, f"thirteen-showdown-names-{size}")  # the width only
         assert not p.errors
     wait_showdown(desk.page)
     desk.page.wait_for_timeout(300)
