@@ -41,6 +41,7 @@ WORST_ROWS = """([name, bonus]) => {
 }"""
 
 
+LONG_NAME = "Bartholomew_of_Guangzhou_the_Magnificent"  # 40 characters, the longest display name, unbroken
 WORST_RESULTS = """([name, scoops]) => {
   for (const result of document.querySelectorAll('[data-testid=showdown] .result')) {
     result.querySelector('.result-head strong').textContent = name;
@@ -141,9 +142,8 @@ def test_a_four_player_showdown_fits_one_phone_screen(player, make_table):
         topbar_one_line(p.page, f"showdown-{size}")
         # Whatever the hand and the names: the longest display name, unbroken, and every badge
         # showing at once, a scoop naming three such players, may grow the page but never widen it.
-        long_name = "Bartholomew_of_Guangzhou_the_Magnificent"[:40]
-        scoops = text("scoops", "zh-hans", names="、".join([long_name] * 3))
-        p.page.evaluate(WORST_RESULTS, [long_name, scoops])
+        scoops = text("scoops", "zh-hans", names="、".join([LONG_NAME] * 3))
+        p.page.evaluate(WORST_RESULTS, [LONG_NAME, scoops])
         on_first_screen(p.page, {}, f"thirteen-showdown-names-{size}")  # the width only
         assert not p.errors
     wait_showdown(desk.page)
@@ -182,3 +182,11 @@ def test_a_samgong_table_shows_its_cards_countdown_and_actions_on_the_first_scre
                                      timeout=15_000)
             on_first_screen(p.page, {"[data-testid=showdown] [data-testid=coins]": 4},
                             f"samgong-{mode}-showdown-{size}")
+            p.page.evaluate("(name) => document.querySelectorAll('.sg-table td:first-child strong')"
+                            ".forEach(e => { e.textContent = name; })", LONG_NAME)
+            on_first_screen(p.page, {}, f"samgong-{mode}-showdown-names-{size}")  # the width only
+            rights = p.page.evaluate("() => [...document.querySelectorAll('[data-testid=showdown] [data-testid=coins]')]"
+                                     ".map(e => e.getBoundingClientRect().right)")
+            width = PORTRAIT[0] if size == "portrait" else LANDSCAPE[0]
+            assert len(rights) == 4 and max(rights) <= width, \
+                f"samgong-{mode}-{size}: a long name pushes the coins off the screen ({rights})"
