@@ -34,6 +34,7 @@ from games.adapters import engine
 from games.models import Hand
 from games.services import limits
 from games.services.errors import NoActiveHand, PlayError
+from games.services.retry import with_retries
 
 HINTS_SHOWN = 3
 _pool: ProcessPoolExecutor | None = None
@@ -64,6 +65,7 @@ class HintJob:
     needed: bool  # the seat has something to do in this phase
 
 
+@with_retries  # a read: on a connection the server ended (a restart), it runs again on a new one
 def hand_hint_job(*, table_id: int, user: User) -> HintJob:
     """The player's seat in the hand in play, for the hint button (``games.services.hints``)."""
     hand = Hand.objects.filter(table_id=table_id, status=Hand.Status.ACTIVE).first()
