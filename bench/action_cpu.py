@@ -120,7 +120,7 @@ async def play(table_id: int, users: list[Any], hands: int, rng: random.Random,
     ``ab_env``: odd hands are played with that environment variable set to 1, even ones without."""
     from channels.db import database_sync_to_async
 
-    from games.bots.policy import choose
+    from bench.harness.policy import choose
     from games.services.hands import hand_start_if_ready
 
     players = [Player(table_id, user) for user in users]

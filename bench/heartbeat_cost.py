@@ -52,7 +52,7 @@ def thread_cpu(pid: int) -> dict[str, float]:
 
 def sessions_for(sockets: int) -> list[tuple[int, str]]:
     """(table id, session key) of ``sockets`` signed-in users, four to a table."""
-    from games.bots.fleet import game_modes, tables_open
+    from bench.harness.fleet import game_modes, tables_open
 
     plan = tables_open(game_modes("thirteen"), (sockets + 3) // 4)
     return [(t.table_id, s) for t in plan for s in t.sessions][:sockets]

@@ -91,7 +91,7 @@ def _player(name: str) -> Any:
 def _scene() -> Scene:
     """A trio table with a hand in play (the flooder and two others seated) and a 十三张 table
     where the pinger sits."""
-    from games.bots.fleet import session_for
+    from bench.harness.fleet import session_for
     from games.services.hands import hand_start_if_ready
     from games.services.seating import seat_join
     from tables.models import StakeLevel, Table

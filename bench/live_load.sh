@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Live-play load test in the distributed mode: PostgreSQL + Redis, two ASGI server processes,
-# two Celery workers (timers; the sweeper with beat), and `manage.py bots` playing over the real WebSocket protocol
+# two Celery workers (timers; the sweeper with beat), and the harness's bots
+# (`python -m bench.harness bots`, bench/harness/) playing over the real WebSocket protocol
 # (bots at a table alternate between the two servers; the tables split between BOT_PROCS bot
 # processes, default 2). Prints the bots' figures, then (bench/proc_cpu.py) the PostgreSQL
 # connections the run opened (pg_stat_database.sessions, from before the servers start to after
@@ -72,7 +73,7 @@ cpu=(--out "$tmp/cpu.json" --database-url "$DATABASE_URL" --mark "$tmp/mark"
 redis_pid=$(redis-cli -u "$REDIS_URL" info server | tr -d '\r' | sed -n 's/^process_id://p')
 [ -n "$redis_pid" ] && [ -e "/proc/$redis_pid" ] && cpu+=(--pid "redis=$redis_pid")
 status=0
-.venv/bin/python bench/proc_cpu.py run "${cpu[@]}" -- .venv/bin/python manage.py bots "${args[@]}" || status=$?
+.venv/bin/python bench/proc_cpu.py run "${cpu[@]}" -- .venv/bin/python -m bench.harness bots "${args[@]}" || status=$?
 # Stop the servers and the worker first: a backend reports its session by the time it has ended.
 cleanup; pids=(); sleep 2
 .venv/bin/python bench/proc_cpu.py db --database-url "$DATABASE_URL" --phase after >"$tmp/after.json"

@@ -71,7 +71,7 @@ def visitors(run: str, seats: int) -> tuple[int, int, list[str]]:
     """A new table of thirteen's cheapest stake level, its buy-in, and ``seats`` funded players'
     session keys."""
     from accounts.models import User
-    from games.bots.fleet import session_for
+    from bench.harness.fleet import session_for
     from tables.models import StakeLevel, Table
     from wallet import services as wallet
 

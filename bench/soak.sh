@@ -12,5 +12,5 @@ tables=${1:-20}; minutes=${2:-30}
 export DATABASE_URL=postgres://postgres@127.0.0.1:${SOAK_PG_PORT:-55433}/soak
 export REDIS_URL=redis://127.0.0.1:${SOAK_REDIS_PORT:-6391}/0
 export DATABASE_POOL=false
-exec .venv/bin/python manage.py chaos --faults none --minutes "$minutes" --tables "$tables" --sample-every 300 \
+exec .venv/bin/python -m bench.harness chaos --faults none --minutes "$minutes" --tables "$tables" --sample-every 300 \
   --ports 8041,8042

@@ -12,4 +12,4 @@ if [[ ${1:-} =~ ^[0-9]+$ ]]; then tables=$1; shift; fi
 if [[ ${1:-} =~ ^[0-9]+$ ]]; then hands=$1; shift; fi
 export DATABASE_URL=${STALL_DATABASE_URL:-postgres://postgres@127.0.0.1:55434/stall}
 export REDIS_URL=${STALL_REDIS_URL:-redis://127.0.0.1:6392/0}
-exec .venv/bin/python manage.py stall_hunt --runs "$runs" --tables "$tables" --hands "$hands" --ports 8041,8042 "$@"
+exec .venv/bin/python -m bench.harness stall_hunt --runs "$runs" --tables "$tables" --hands "$hands" --ports 8041,8042 "$@"

@@ -11,7 +11,7 @@ processes on one machine (the distributed mode's servers and Celery worker proce
 them through prometheus_client's multiprocess mode: with ``PROMETHEUS_MULTIPROC_DIR`` in every
 process's environment from its start, each process writes its values to files of its own in
 that directory, and a scrape of any server adds up all of them. The directory must be emptied
-when the fleet starts (``scripts/serve.sh`` and ``games/bots/infra.py`` do), or the totals of
+when the fleet starts (``scripts/serve.sh`` and ``bench/harness/infra.py`` do), or the totals of
 an earlier fleet would be counted again.
 
 Gauges are summed over live processes only (``livesum``): a process that exits, or is killed,

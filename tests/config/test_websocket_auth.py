@@ -11,8 +11,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.testing import WebsocketCommunicator
 
+from bench.harness.fleet import session_for
 from config.websocket import SocketAuthMiddleware
-from games.bots.fleet import session_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -138,7 +138,7 @@ async def play_until_settled(players: list[WsPlayer], hand_id: int, timeout: flo
     Returns the settled frame seen by the first player."""
     import random
 
-    from games.bots.policy import choose
+    from bench.harness.policy import choose
 
     rng = random.Random(hand_id)
     loop = asyncio.get_running_loop()

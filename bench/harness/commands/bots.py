@@ -1,14 +1,14 @@
-"""``manage.py bots``: bot players fill tables over the real WebSocket protocol and play.
+"""``python -m bench.harness bots``: bot players fill tables over the real WebSocket protocol and play.
 
-    python manage.py bots --tables 20 --hands 20 --game thirteen --url ws://127.0.0.1:8000
+    python -m bench.harness bots --tables 20 --hands 20 --game thirteen --url ws://127.0.0.1:8000
 
 Each bot has its own account (bot-NNN), coins granted once, and a session; it joins with the
 stake level's minimum buy-in (×3), plays with the bot policy, and leaves after the hands (at the
 end of a set, where the game plays sets). A bot whose connection drops reconnects and resumes
-(games/bots/client.py). The command prints hands completed and voided, reconnects, the
+(bench/harness/client.py). The command prints hands completed and voided, reconnects, the
 failures and every error frame by code, and p50/p99 action-to-broadcast latency.
 
-With ``--procs N`` the tables are split between N bot processes (games/bots/pool.py), each its
+With ``--procs N`` the tables are split between N bot processes (bench/harness/pool.py), each its
 own asyncio loop and connections; their figures are merged. ``--procs 1`` plays in this process.
 """
 
@@ -22,9 +22,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.bots.fleet import bots_for, bots_run, codes_line, game_modes, per_stats_line, ramped, tables_open
-from games.bots.pool import Played, per_bot_figures, pool_run
-from games.bots.stats import percentile, slow_by_second, steady
+from bench.harness.fleet import bots_for, bots_run, codes_line, game_modes, per_stats_line, ramped, tables_open
+from bench.harness.pool import Played, per_bot_figures, pool_run
+from bench.harness.stats import percentile, slow_by_second, steady
 from games.engine.registry import GAMES
 
 

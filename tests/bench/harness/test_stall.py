@@ -1,4 +1,4 @@
-"""The stall hunt's rules (games/bots/stall.py) on tables built through the services: each rule
+"""The stall hunt's rules (bench/harness/stall.py) on tables built through the services: each rule
 finds the stuck table it is there for, and none fires on a table that is on time."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games.bots.stall import BotSeen, Limits, stalls_find
+from bench.harness.stall import BotSeen, Limits, stalls_find
 from games.models import Hand
 from games.services.hands import hand_start_if_ready
 from games.services.seating import seat_join

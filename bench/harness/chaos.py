@@ -8,7 +8,7 @@ restart (fast, or immediate: a crash) and a Redis restart (it keeps nothing: the
 and the channel layer's subscriptions are gone). After each fault the run waits until every
 affected bot has had a state frame again and every table has dealt and ended a hand after the
 fault, then pauses a random while. At the end the bots finish their sets and leave, a quiet
-period lets the sweeper end whatever is left, and the checks run (games/bots/checks.py).
+period lets the sweeper end whatever is left, and the checks run (bench/harness/checks.py).
 
 With no faults the same run is the soak: it samples the processes' memory and the open
 connections every few minutes.
@@ -32,8 +32,8 @@ from django.db import connection
 from django.db.models import Min
 from django.utils import timezone
 
-from games.bots.client import Bot
-from games.bots.infra import Infra
+from bench.harness.client import Bot
+from bench.harness.infra import Infra
 from games.models import Hand
 
 T = TypeVar("T")

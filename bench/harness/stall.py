@@ -35,12 +35,12 @@ from typing import Any, TypeVar
 from django.db import connection
 from django.utils import timezone
 
+from bench.harness.checks import counts_text, repairs_by_kind
+from bench.harness.client import Bot
+from bench.harness.fleet import TablePlan, bots_for, game_modes, tables_open
+from bench.harness.infra import Infra
+from bench.harness.stall_dump import Stall, dump
 from games.adapters import player_limits
-from games.bots.checks import counts_text, repairs_by_kind
-from games.bots.client import Bot
-from games.bots.fleet import TablePlan, bots_for, game_modes, tables_open
-from games.bots.infra import Infra
-from games.bots.stall_dump import Stall, dump
 from games.models import Hand
 from tables.models import Seat, Table
 

@@ -1,4 +1,4 @@
-"""The bots of ``manage.py bots --procs N`` split between N processes.
+"""The bots of ``python -m bench.harness bots --procs N`` split between N processes.
 
 Each process plays its share of the tables (dealt round-robin) in its own asyncio loop with its
 own connections, so the solver time of one process's bots delays the frames of that process
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from games.bots.stats import BotStats
+from bench.harness.stats import BotStats
 
 T = TypeVar("T")
 #: How long the parent waits for a message before it checks that every process is still alive.
@@ -66,7 +66,7 @@ def _child(index: int, share: list[dict[str, Any]], urls: list[str], origin: str
     import django
 
     django.setup()
-    from games.bots.fleet import TablePlan, bots_for, bots_run
+    from bench.harness.fleet import TablePlan, bots_for, bots_run
 
     plan = [TablePlan(**table) for table in share]
     out.put(("ready", index, None))

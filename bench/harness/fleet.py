@@ -1,5 +1,5 @@
 """A fleet of bots: their accounts, sessions and tables, and one run of all of them
-(``manage.py bots`` and ``manage.py chaos``).
+(the harness's ``bots`` and ``chaos`` commands).
 
 Each bot has its own account (bot-NNN), coins granted once, and a session; a table gets as many
 bots as its game seats (at most 4); a bot joins with the stake level's minimum buy-in × 3.
@@ -17,9 +17,9 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.sessions.backends.db import SessionStore
 
 from accounts.models import User
+from bench.harness.client import Bot
+from bench.harness.stats import BotStats
 from games.adapters import player_limits
-from games.bots.client import Bot
-from games.bots.stats import BotStats
 from games.engine.registry import GAMES, engine_for
 from tables.models import StakeLevel, Table
 from wallet import services as wallet

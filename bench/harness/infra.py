@@ -10,6 +10,7 @@ disturbs nothing else on the machine. The PostgreSQL major version is the newest
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -22,6 +23,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
+from typing import Any
 from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -270,6 +272,22 @@ def exit_on_signals() -> None:
 
     signal.signal(signal.SIGTERM, terminate)
     signal.signal(signal.SIGHUP, terminate)
+
+
+def health(port: int) -> dict[str, Any] | None:
+    """The server's ``/healthz`` report (also when it answers 503), or None if it does not answer."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as response:  # noqa: S310
+            body = response.read()
+    except urllib.error.HTTPError as exc:
+        body = exc.read()
+    except OSError:
+        return None
+    try:
+        report = json.loads(body)
+    except ValueError:
+        return None
+    return report if isinstance(report, dict) else None
 
 
 def _healthy(port: int) -> bool:

@@ -1,13 +1,13 @@
-"""The bots split between processes (games/bots/pool.py): tables dealt round-robin, and the
+"""The bots split between processes (bench/harness/pool.py): tables dealt round-robin, and the
 processes' statistics merged as samples, as the bots of one process are."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from games.bots.fleet import TablePlan, per_stats_line, ramped
-from games.bots.pool import Played, merged, per_bot_figures, pool_run, shares
-from games.bots.stats import BotStats, percentile, slow_by_second, steady
+from bench.harness.fleet import TablePlan, per_stats_line, ramped
+from bench.harness.pool import Played, merged, per_bot_figures, pool_run, shares
+from bench.harness.stats import BotStats, percentile, slow_by_second, steady
 
 
 def test_tables_are_dealt_round_robin_and_no_share_is_empty() -> None:

@@ -14,13 +14,17 @@ run left in the database. Each returns the problems it found (empty: the check h
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 
+from django.db import connection
 from django.db.models import Count, Q
 
 from games.models import Hand, Repair
 from history.models import HandRecord
 from tables.models import Seat
 from wallet.models import Account, AccountKind, LedgerTransaction, TransactionKind
+
+SWEEPER_CLOCK = "sweeper"  # the name of the sweeper's row in games_clock
 
 
 def settled_once() -> list[str]:
@@ -95,6 +99,14 @@ def repairs_by_kind(**where: object) -> dict[str, int]:
 
 def repairs_line() -> str:
     return "watchdog repairs: " + counts_text(repairs_by_kind())
+
+
+def sweeper_last_tick() -> datetime | None:
+    """When the sweeper last ran, by its clock row (the row the sweeper writes each tick)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT last_tick FROM games_clock WHERE name = %s", [SWEEPER_CLOCK])
+        row = cursor.fetchone()
+    return row[0] if row else None
 
 
 def checks_run() -> dict[str, list[str]]:

@@ -1,4 +1,4 @@
-"""The chaos run's checks (games/bots/checks.py) hold on hands played through the services, and
+"""The chaos run's checks (bench/harness/checks.py) hold on hands played through the services, and
 each one finds the fault it is there for."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.bots import checks
+from bench.harness import checks
 from games.engine.registry import engine_for
 from games.models import Hand
 from games.services.hands import hand_act, hand_start_if_ready

@@ -15,12 +15,10 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from games.bots.checks import counts_text
-from games.bots.client import Bot
-from games.bots.infra import Infra
-from games.models import Clock, Hand, HandAction, Repair
-from games.services.store import SWEEPER_CLOCK
-from games.services.sweeper import sweep_last
+from bench.harness.checks import counts_text, sweeper_last_tick
+from bench.harness.client import Bot
+from bench.harness.infra import Infra, health
+from games.models import Hand, HandAction, Repair
 from tables.models import Seat, Table
 
 
@@ -62,7 +60,7 @@ def dump(stall: Stall, infra: Infra, bots: list[tuple[str, Bot]]) -> str:
     lines += _section("watchdog repairs at the table", [
         f"{r.at:%H:%M:%S.%f} {r.kind} hand {r.hand_id}: {r.cause}" for r in Repair.objects.filter(table=table)])
     lines += _section("timers in flight", _timers(hand, table.pk))
-    lines += _section("sweeper", _sweeper())
+    lines += _section("sweeper", _sweeper(infra))
     users = sorted({s.user_id for s in seats} | {p["user"] for p in (hand.players if hand else [])}
                    | set(_bot_users(bots, stall.table_id).values()))
     lines += _section("channel layer", _subscribers(table.pk, users))
@@ -140,13 +138,18 @@ def _broker(about: Callable[[list[Any], str], bool]) -> list[str]:
     return lines
 
 
-def _sweeper() -> list[str]:
-    tick = Clock.objects.filter(name=SWEEPER_CLOCK).values_list("last_tick", flat=True).first()
+def _sweeper(infra: Infra) -> list[str]:
+    """The sweeper's clock row, and what a server's ``/healthz`` says of its last run and of the
+    watchdog's repairs."""
+    tick = sweeper_last_tick()
     lines = [f"last tick {tick} ({(timezone.now() - tick).total_seconds():.1f} s ago)" if tick else "never ticked"]
-    try:
-        lines.append(f"last report {sweep_last()!r}")
-    except Exception as exc:  # noqa: BLE001
-        lines.append(f"last report unreadable: {exc!r}")
+    report = health(infra.ports[0])
+    if report is None:
+        lines.append("/healthz unreadable")
+    else:
+        lines.append(f"healthz: sweeper seen {report.get('sweeper_seen_seconds_ago')} s ago, repairs in the "
+                     f"last hour {report.get('repairs_last_hour')}, worker seen "
+                     f"{report.get('worker_seen_seconds_ago')} s ago")
     return lines
 
 

@@ -1,7 +1,7 @@
 """A bot: an ordinary client of the table WebSocket protocol (docs/PROTOCOL.md), and the model
 of how a client lives through a server's crash.
 
-It joins with a buy-in, answers its own state frames with :func:`games.bots.policy.choose`,
+It joins with a buy-in, answers its own state frames with :func:`bench.harness.policy.choose`,
 sends heartbeats, and measures action-to-broadcast latency: from sending an action to the
 first state frame whose version is newer than the one it acted on.
 
@@ -29,8 +29,8 @@ import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.typing import Origin
 
-from games.bots.policy import between_sets, choose
-from games.bots.stats import BotStats
+from bench.harness.policy import between_sets, choose
+from bench.harness.stats import BotStats
 
 #: Backoff of reconnects: 0.25 s doubling up to 5 s, each delay scaled by a jitter of 60-100 %.
 BACKOFF_FIRST, BACKOFF_CAP = 0.25, 5.0

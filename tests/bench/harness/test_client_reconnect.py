@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.bots import checks
-from games.bots.client import BACKOFF_CAP, BACKOFF_FIRST, Bot, backoff
-from games.bots.fleet import bots_for, bots_stats, tables_open
+from bench.harness import checks
+from bench.harness.client import BACKOFF_CAP, BACKOFF_FIRST, Bot, backoff
+from bench.harness.fleet import bots_for, bots_stats, tables_open
 from games.models import Hand, HandAction
 from games.services.seating import seat_join
 from tests.factories import ensure_stake_levels, funded_user

@@ -1,14 +1,15 @@
-"""``manage.py chaos``: crash recovery proved by a chaos run, and the soak (bench/README.md).
+"""``python -m bench.harness chaos``: crash recovery proved by a chaos run, and the soak
+(bench/README.md "Chaos", "Soak").
 
     DATABASE_URL=postgres://postgres@127.0.0.1:55432/chaos REDIS_URL=redis://127.0.0.1:6390/0 \\
-        python manage.py chaos --minutes 10 --tables 6 --at-least 5
+        python -m bench.harness chaos --minutes 10 --tables 6 --at-least 5
 
 It starts the distributed mode itself, on its own PostgreSQL cluster and redis-server (never the
 shared ones: it refuses ports 5432 and 6379): two ASGI servers, a Celery worker with beat, and
 bots at tables across every game. For ``--minutes`` it kills and restarts a random process at
 random moments, then lets the bots finish and leave, waits for every hand to end, and prints per
 fault kind the times injected, hands completed and voided, error frames seen by the clients (by
-code) and the time to recover; then ``ledger_check`` and the checks of games/bots/checks.py.
+code) and the time to recover; then ``ledger_check`` and the checks of bench/harness/checks.py.
 Exits 1 if any check fails. ``--faults none`` is the soak: no faults, a sample of the processes'
 memory and the open connections every ``--sample-every`` seconds. Everything it started is
 stopped on exit.
@@ -27,10 +28,10 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
-from games.bots import checks
-from games.bots.chaos import KINDS, Run, errors_by_window, fault_table, hands_by_window, samples_table
-from games.bots.fleet import bots_for, bots_stats, codes_line, game_modes, per_bot_line, tables_open
-from games.bots.infra import Infra, exit_on_signals
+from bench.harness import checks
+from bench.harness.chaos import KINDS, Run, errors_by_window, fault_table, hands_by_window, samples_table
+from bench.harness.fleet import bots_for, bots_stats, codes_line, game_modes, per_bot_line, tables_open
+from bench.harness.infra import Infra, exit_on_signals
 
 
 class Command(BaseCommand):

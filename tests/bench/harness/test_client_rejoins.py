@@ -1,4 +1,4 @@
-"""A bot the table unseats for want of table money sits down again (games/bots/client.py): left
+"""A bot the table unseats for want of table money sits down again (bench/harness/client.py): left
 watching, it would never play again, and a table it leaves with too few players never deals."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import asyncio
 import json
 from typing import Any
 
-from games.bots.client import Bot
-from games.bots.stats import BotStats
+from bench.harness.client import Bot
+from bench.harness.stats import BotStats
 
 
 class _Socket:

@@ -1,8 +1,9 @@
-"""``manage.py stall_hunt``: many short runs of bots at fresh tables until the first stall
-(bench/README.md "Stalls"; the rules and the dump in games/bots/stall.py).
+"""``python -m bench.harness stall_hunt``: many short runs of bots at fresh tables until the
+first stall (bench/README.md "Stalls"; the rules in bench/harness/stall.py, the dump in
+bench/harness/stall_dump.py).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:55434/stall REDIS_URL=redis://127.0.0.1:6392/0 \\
-        python manage.py stall_hunt --runs 50 --tables 20 --hands 10 --no-client-sync
+        python -m bench.harness stall_hunt --runs 50 --tables 20 --hands 10 --no-client-sync
 
 It starts the distributed mode once, on its own PostgreSQL cluster and redis-server (never the
 shared ones): two ASGI servers and a Celery worker with beat. Each run opens fresh tables and
@@ -24,8 +25,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection
 
-from games.bots.infra import Infra, exit_on_signals
-from games.bots.stall import Hunt, Options
+from bench.harness.infra import Infra, exit_on_signals
+from bench.harness.stall import Hunt, Options
 from games.engine.registry import GAMES
 
 

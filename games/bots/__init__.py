@@ -1,1 +1,0 @@
-"""Bot players: ordinary WebSocket clients for demos and load tests (``manage.py bots``)."""
