@@ -4,8 +4,8 @@ Every change is one channel-layer message to the table group (``table.<id>``): e
 dealt-in) player's private frame, which carries that seat's view only, and the public frame
 (the spectators' view), each encoded once here. A connection sends its own user's private
 frame if there is one, the public frame otherwise; nothing else of the message leaves the
-server. One message per change, where one per frame was sent before, is what each server
-reads from Redis per change (bench/README.md "The action path's cost, round 4"). The user group
+server. One message per change, not one per frame, is what each server reads from Redis per
+change: every server holding a socket at the table reads and decodes each message. The user group
 (``user.<id>``) carries one-off notices to a player.
 """
 

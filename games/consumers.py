@@ -247,7 +247,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, less its ``close_old_connections`` before every handler: that is a
         hop to the shared sync thread for each frame in or out (an eighth of a server's CPU under
-        load, bench/README.md), and needless here, where every database call runs in
+        load in bench/live_load.sh), and needless here, where every database call runs in
         ``config.db_threads.in_db_thread``, which closes stale connections in the thread that uses them."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:

@@ -20,7 +20,7 @@ jitter, unless the caller already holds an open transaction (then the caller own
 On PostgreSQL steps 1-2 are one statement (:data:`_CLAIM`), step 4 another, with no savepoint in
 a caller's transaction: the header goes in ``ON CONFLICT (idempotency_key) DO NOTHING`` only when
 an unlocked read found no account going below zero, so a posting to be refused writes nothing and
-takes the ORM's steps (in a savepoint), which refuse as before. Only a posting taking the funds
+takes the ORM's steps (in a savepoint), which raise the exact refusal. Only a posting taking the funds
 between that read and the lock can still refuse one after its header: the innermost ``atomic``
 block (the caller's, inside one) is then marked for rollback too. Reversals and SQLite always take
 the ORM's steps.

@@ -42,7 +42,7 @@ def request_earlier_reply(*, user: User, client_id: str, fingerprint: str) -> di
             code="duplicate_id",
         )
     reply: dict[str, Any] = {**earlier["reply"], "duplicate": True}
-    if reply.get("status") == "applied":  # an action: "duplicate", as before ids were per user
+    if reply.get("status") == "applied":  # an action: "duplicate", the status clients know for a replayed action
         reply["status"] = "duplicate"
     return reply
 

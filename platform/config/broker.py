@@ -31,7 +31,7 @@ class Channel(kombu_redis.Channel):
         """The channel's own client for its commands (a publish, an ack), kept while its pool
         is the same, where kombu builds a new ``redis.Redis`` for each: a client's
         construction copies its table of about 170 reply callbacks, a third of what sending a
-        timer task cost a server (bench/README.md "The action path's cost, round 4")."""
+        timer task costs a server when each command builds one."""
         if client:
             yield client
             return

@@ -3,8 +3,9 @@
 ``channels_redis.pubsub.RedisPubSubChannelLayer`` reads every message through redis-py's
 asyncio ``PubSub.get_message``, polled every 0.1 s: a retry wrapper, a timeout context, health
 checks and an observability hook around each read. A server reads one message per change at
-every table it holds a connection at, so that reading was a tenth of its CPU
-(bench/README.md "The action path's cost, round 4"). Here each server process reads its
+every table it holds a connection at, so that reading would be a tenth of its CPU, and it polls
+while idle (bench/channel_layer.py: 3.5 ms of CPU a second against 0.1). Here each server
+process reads its
 subscriptions from one plain asyncio stream to Redis: the replies parsed by hiredis (redis-py's
 own C parser), each message handed to the local channels as the layer does, and nothing read
 while nothing arrives.

@@ -4,11 +4,10 @@ Python's cyclic collector walks every tracked object of a generation it collects
 process holds a few hundred thousand such objects from its start (modules, classes, URL
 patterns, the ORM's models) that never become garbage, yet every full collection walks them
 again; and the default threshold (a young collection every 700 allocations) runs the young
-collections often under load. Timed by ``gc.callbacks`` in the servers of a live-load run
-(bench/README.md "The action path's cost, round 3"), the collector took 2.6 % of a server's CPU,
-nearly nothing with this tuning. So, once the process has started: everything alive is moved
-out of the collector's reach (``gc.freeze``) and young collections run every
-``GC_GEN0_THRESHOLD`` allocations.
+collections often under load. Timed by ``gc.callbacks`` in the servers of a bench/live_load.sh
+run, the default collector takes 2.6 % of a server's CPU, this tuning about 1 %. So, once the
+process has started: everything alive is moved out of the collector's reach (``gc.freeze``)
+and young collections run every ``GC_GEN0_THRESHOLD`` allocations.
 Reference counting still frees almost everything at once; only cycles wait a little longer.
 """
 

@@ -2,9 +2,10 @@
 
 A server's frequent small calls (a heartbeat's presence, a connection's slot) are cheaper as
 one round trip awaited on the loop than as a hop to a thread that blocks on the same round trip
-and a hop back (bench/README.md "Heartbeats"). An asyncio client belongs to the loop it
-connected on, so each loop gets its own; its connections close as the loop closes (a server's
-loop lives as long as the process, a test's ends with the test).
+and a hop back (bench/heartbeat_cost.py: about a quarter less of the server's CPU a
+heartbeat). An asyncio client belongs to the loop it connected on, so each loop gets its own;
+its connections close as the loop closes (a server's loop lives as long as the process, a
+test's ends with the test).
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 PostgreSQL compresses a value of more than about 2 KB before it stores it, with pglz unless a
 column says otherwise; LZ4 costs the server several times less CPU to compress, for a slightly
-larger value (bench/README.md "The action path's cost, round 5"). It needs PostgreSQL 14 or
+larger value (an update of a 3.3 KB hand state: 190 µs of the backend's CPU against 240–277
+with pglz). It needs PostgreSQL 14 or
 newer built with LZ4; elsewhere (SQLite, an older server) nothing changes. Values already
 stored keep their compression until they are written again.
 """

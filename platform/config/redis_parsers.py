@@ -3,9 +3,9 @@
 redis-py 8.1's parsers build ``"Push response: " + str(response)`` for each pub/sub message
 before handing it to ``logger.debug``, whatever the log level: the whole message turned into
 text and thrown away. On a server's channel layer (every state frame of every table it holds
-a connection at) that was a sixth of the server's CPU (bench/README.md "The action path's
-cost, round 4"). Fixed upstream in redis-py's pull request 4231, not yet in a release; until
-then the channel layer's connections use this parser (``CHANNEL_LAYERS`` in the settings).
+a connection at) that would be a sixth of the server's CPU in bench/live_load.sh. Fixed upstream in
+redis-py's pull request 4231, not yet in a release; until then the channel layer's connections
+use this parser (``CHANNEL_LAYERS`` in the settings).
 """
 
 from __future__ import annotations

@@ -162,8 +162,8 @@ class Compiled:
 
     ``build`` makes the queryset from stand-in values (one keyword each, values that appear
     nowhere else in its parameters); :meth:`rows` runs its SQL with each stand-in's parameter
-    replaced by the value given for it. Compiling a queryset took most of what a small read
-    cost (bench/README.md "The action path's cost, round 2").
+    replaced by the value given for it. Compiling a queryset is most of what a small read costs
+    when it is compiled on every call.
     """
 
     def __init__(self, build: Callable[..., QuerySet[Any, Any]], **stand_ins: Any) -> None:

@@ -71,11 +71,10 @@ class SocketAuthMiddleware:
     Channels' ``AuthMiddlewareStack`` finds the same, lazily, and also wraps the socket's
     ``send`` to save the session whenever it changed, asking the lazy session on every message
     sent; a socket never changes its session, and a server sends each of its sockets several
-    frames a second (bench/README.md "The action path's cost, round 4"). Channels' ``get_user``
-    runs on the one thread a process shares for thread-sensitive calls, so sockets opening
-    together (a room's players arriving, every client of a restarted server) queued there one
-    at a time; here the lookup runs in the database threads (``config.db_threads``), like the
-    socket's other database work."""
+    frames a second. Channels' ``get_user`` runs on the one thread a process shares for
+    thread-sensitive calls, so sockets opening together (a room's players arriving, every client
+    of a restarted server) would queue there one at a time; here the lookup runs in the
+    database threads (``config.db_threads``), like the socket's other database work."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner

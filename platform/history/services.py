@@ -200,7 +200,7 @@ def _seal(
 ) -> tuple[str, str]:
     """``seal(record_body(...))`` for this hand: the same text and hash, with one JSON
     serialisation instead of three when every key in the record is a string (orjson refuses any
-    other key: then the record takes ``record_body``'s round trip, as before)."""
+    other key: then the record takes ``record_body``'s JSON round trip)."""
     table_name, level_id, level_name, mode = names
     meta = {
         "id": hand.pk, "table": hand.table_id, "table_name": table_name, "number": hand.number,

@@ -39,8 +39,8 @@ class HandReplayView(LoginRequiredMixin, TemplateView):
 
 
 class RecordAddressView(LoginRequiredMixin, View):
-    """``/history/<record row id>/``, the replay's address before hands were known by their hand
-    id: a permanent redirect to ``/history/hands/<hand id>/`` for a viewer who may see it."""
+    """``/history/<record row id>/``, a replay's address by its record's row id (links made with it
+    keep working): a permanent redirect to ``/history/hands/<hand id>/`` for a viewer who may see it."""
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponsePermanentRedirect:
         hand_id = hand_id_of_record(user=request.user, record_pk=pk)

@@ -133,7 +133,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     if env.bool("DATABASE_PREPARE", default=True):
         # Parameters bound by the server, and each statement prepared once a connection has run it
-        # twice: PostgreSQL no longer parses and plans the live path's few statements on every
+        # twice: PostgreSQL does not parse and plan the live path's few statements again on every
         # action (docs/SCALING.md). Off for a transaction-mode pooler older than PgBouncer 1.21.
         options = DATABASES["default"].setdefault("OPTIONS", {})
         options["server_side_binding"] = True
