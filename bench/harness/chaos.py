@@ -29,12 +29,11 @@ from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from django.db import connection
-from django.db.models import Min
 from django.utils import timezone
 
+from bench.harness import facts
 from bench.harness.client import Bot
 from bench.harness.infra import Infra
-from games.models import Hand
 
 T = TypeVar("T")
 
@@ -190,8 +189,7 @@ class Run:
         infra = self.infra
         pg = await asyncio.get_running_loop().run_in_executor(None, infra.pg_connections)
         redis = await asyncio.get_running_loop().run_in_executor(None, infra.redis_clients)
-        hands = await self.query(
-            lambda: Hand.objects.filter(status__in=[Hand.Status.SETTLED, Hand.Status.VOIDED]).count())
+        hands = await self.query(facts.hands_ended)
         s = Sample(elapsed=time.monotonic() - self.started, rss={p.name: p.rss_mib() for p in infra.processes()},
                    pg=pg, redis=redis, hands=hands or 0, failures=sum(len(b.stats.errors) for b in self.bots))
         self.samples.append(s)
@@ -209,7 +207,7 @@ class Run:
         """The final quiet period: wait (the sweeper running) until no hand is in play."""
         end = time.monotonic() + cap
         while time.monotonic() < end:
-            active = await self.query(lambda: Hand.objects.filter(status=Hand.Status.ACTIVE).count())
+            active = await self.query(facts.hands_in_play_count)
             if active == 0:
                 return True
             await asyncio.sleep(1)
@@ -233,10 +231,7 @@ def frames_recovery(fault: Fault) -> float | None:
 
 def cycle_recovery(fault: Fault, table_ids: list[int]) -> float | None:
     """Seconds from the fault until every table has ended a hand dealt after it; None before."""
-    ends = dict(
-        Hand.objects.filter(table_id__in=table_ids, started_at__gt=fault.wall, finished_at__isnull=False)
-        .values("table_id").annotate(first=Min("finished_at")).values_list("table_id", "first")
-    )
+    ends = facts.first_ends_after(table_ids, fault.wall)
     if len(ends) < len(table_ids):
         return None
     return max((end - fault.wall).total_seconds() for end in ends.values())
@@ -248,11 +243,8 @@ def hands_by_window(faults: list[Fault], table_ids: list[int]) -> list[Counter[s
     """Hands ended (settled / voided) in each stretch, by their end time."""
     starts: list[datetime] = [f.wall for f in faults]
     counts: list[Counter[str]] = [Counter() for _ in range(len(faults) + 1)]
-    for status, finished in Hand.objects.filter(table_id__in=table_ids, finished_at__isnull=False).values_list(
-        "status", "finished_at"
-    ):
-        if finished is not None:
-            counts[bisect.bisect_right(starts, finished)][status] += 1
+    for status, _started, finished in facts.hand_ends(table_ids):
+        counts[bisect.bisect_right(starts, finished)][status] += 1
     return counts
 
 
@@ -282,8 +274,8 @@ def fault_table(faults: list[Fault], hands: list[Counter[str]], errors: list[Cou
     kinds = ["warm-up", *dict.fromkeys(f.kind for f in faults)]
     for kind in kinds:
         idx = [0] if kind == "warm-up" else [i + 1 for i, f in enumerate(faults) if f.kind == kind]
-        done = sum(hands[i].get(Hand.Status.SETTLED, 0) for i in idx)
-        void = sum(hands[i].get(Hand.Status.VOIDED, 0) for i in idx)
+        done = sum(hands[i].get(facts.SETTLED, 0) for i in idx)
+        void = sum(hands[i].get(facts.VOIDED, 0) for i in idx)
         seen: Counter[str] = Counter()
         for i in idx:
             seen.update(errors[i])

@@ -1,5 +1,6 @@
-"""The crash-recovery checks of a chaos run (bench/README.md "Chaos"), as queries over what the
-run left in the database. Each returns the problems it found (empty: the check holds).
+"""The crash-recovery checks of a chaos run (bench/README.md "Chaos"), as read-only SQL over what
+the run left in the database (bench/harness/facts.py). Each returns the problems it found
+(empty: the check holds).
 
 - **settled once**: one settlement transaction per hand (by its reference and idempotency key),
   and it is the one the settled hand points to;
@@ -13,28 +14,27 @@ run left in the database. Each returns the problems it found (empty: the check h
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any
 
-from django.db import connection
-from django.db.models import Count, Q
+from bench.harness.facts import ACTIVE, SETTLED, VOIDED, in_list, json_value, rows, when
 
-from games.models import Hand, Repair
-from history.models import HandRecord
-from tables.models import Seat
-from wallet.models import Account, AccountKind, LedgerTransaction, TransactionKind
-
-SWEEPER_CLOCK = "sweeper"  # the name of the sweeper's row in games_clock
+SETTLEMENT = "settlement"  # wallet_ledgertransaction.kind of a hand's settlement
+TABLE_MONEY = "table"  # wallet_account.kind of a seat's table money
+STUCK_HAND = "stuck_hand"  # games_repair.kind of a hand the watchdog voided as stuck
+SWEEPER_CLOCK = "sweeper"  # games_clock.name of the sweeper's row
 
 
 def settled_once() -> list[str]:
-    problems = []
-    settlements = LedgerTransaction.objects.filter(kind=TransactionKind.SETTLEMENT)
-    for row in settlements.values("reference").annotate(n=Count("id")).filter(n__gt=1):
-        problems.append(f"{row['reference']}: {row['n']} settlement transactions")
-    by_ref = dict(settlements.values_list("reference", "id"))
-    keys = dict(settlements.values_list("id", "idempotency_key"))
-    for hand_id, tx_id in Hand.objects.filter(status=Hand.Status.SETTLED).values_list("pk", "ledger_transaction_id"):
+    problems = [f"{ref}: {n} settlement transactions" for ref, n in rows(
+        "SELECT reference, COUNT(*) FROM wallet_ledgertransaction WHERE kind = %s GROUP BY reference "
+        "HAVING COUNT(*) > 1", [SETTLEMENT])]
+    settlements = rows("SELECT id, reference, idempotency_key FROM wallet_ledgertransaction WHERE kind = %s",
+                       [SETTLEMENT])
+    by_ref = {ref: tx for tx, ref, _key in settlements}
+    keys = {tx: key for tx, _ref, key in settlements}
+    for hand_id, tx_id in rows("SELECT id, ledger_transaction_id FROM games_hand WHERE status = %s", [SETTLED]):
         if by_ref.get(f"hand:{hand_id}") != tx_id or keys.get(tx_id or 0) != f"settle:hand:{hand_id}":
             problems.append(f"hand {hand_id}: settled with transaction {tx_id}, "
                             f"its settlement is {by_ref.get(f'hand:{hand_id}')}")
@@ -42,38 +42,48 @@ def settled_once() -> list[str]:
 
 
 def one_record() -> list[str]:
-    ended = Hand.objects.filter(status__in=[Hand.Status.SETTLED, Hand.Status.VOIDED])
     # a hand the watchdog voided because it could not advance has its repair row instead
-    stuck = Repair.objects.filter(kind=Repair.Kind.STUCK_HAND).values("hand_id")
-    missing = list(ended.filter(record__isnull=True).exclude(pk__in=stuck).values_list("pk", flat=True))
-    early = list(HandRecord.objects.filter(hand__status=Hand.Status.ACTIVE).values_list("hand_id", flat=True))
-    return [f"hand {h}: ended without a record" for h in missing] + [f"hand {h}: in play with a record" for h in early]
+    missing = rows(
+        "SELECT h.id FROM games_hand h WHERE h.status IN (%s, %s) "
+        "AND NOT EXISTS (SELECT 1 FROM history_handrecord r WHERE r.hand_id = h.id) "
+        "AND NOT EXISTS (SELECT 1 FROM games_repair p WHERE p.hand_id = h.id AND p.kind = %s) ORDER BY h.id",
+        [SETTLED, VOIDED, STUCK_HAND])
+    early = rows("SELECT r.hand_id FROM history_handrecord r JOIN games_hand h ON h.id = r.hand_id "
+                 "WHERE h.status = %s ORDER BY r.hand_id", [ACTIVE])
+    return ([f"hand {h}: ended without a record" for (h,) in missing]
+            + [f"hand {h}: in play with a record" for (h,) in early])
 
 
 def all_ended() -> list[str]:
     return [f"hand {pk} (table {table}, phase {phase_seq}): still in play, deadline {deadline}"
-            for pk, table, phase_seq, deadline in Hand.objects.filter(status=Hand.Status.ACTIVE)
-            .values_list("pk", "table_id", "phase_seq", "deadline")]
+            for pk, table, phase_seq, deadline in rows(
+                "SELECT id, table_id, phase_seq, deadline FROM games_hand WHERE status = %s ORDER BY id", [ACTIVE])]
+
+
+def _coins(result: Any) -> list[int]:
+    """The per-seat coins of a hand's result."""
+    return [int(c) for c in (json_value(result) or {}).get("coins", [])]
 
 
 def voided_returned_stakes() -> list[str]:
     problems = []
-    voided = Hand.objects.filter(status=Hand.Status.VOIDED)
-    refs = {f"hand:{pk}" for pk in voided.values_list("pk", flat=True)}
-    moved = set(LedgerTransaction.objects.filter(reference__in=refs).values_list("reference", flat=True))
-    for hand in voided.only("pk", "ledger_transaction_id", "result"):
-        coins = [int(c) for c in (hand.result or {}).get("coins", [])]
-        if f"hand:{hand.pk}" in moved or hand.ledger_transaction_id is not None or any(coins):
-            problems.append(f"hand {hand.pk}: voided but coins moved ({coins}, "
-                            f"transaction {hand.ledger_transaction_id})")
+    moved = {ref for (ref,) in rows(
+        "SELECT t.reference FROM wallet_ledgertransaction t JOIN games_hand h ON t.reference = 'hand:' || h.id "
+        "WHERE h.status = %s", [VOIDED])}
+    for pk, tx_id, result in rows(
+            "SELECT id, ledger_transaction_id, result FROM games_hand WHERE status = %s ORDER BY id", [VOIDED]):
+        coins = _coins(result)
+        if f"hand:{pk}" in moved or tx_id is not None or any(coins):
+            problems.append(f"hand {pk}: voided but coins moved ({coins}, transaction {tx_id})")
     return problems
 
 
 def cashed_out() -> list[str]:
-    seats = list(Seat.objects.values_list("table_id", "user_id", "status"))
-    money = Account.objects.filter(kind=AccountKind.TABLE).filter(~Q(balance=0))
+    seats = rows("SELECT table_id, user_id, status FROM tables_seat ORDER BY table_id, id")
+    money = rows("SELECT table_ref, user_id, balance FROM wallet_account WHERE kind = %s AND balance <> 0 "
+                 "ORDER BY id", [TABLE_MONEY])
     return [f"table {t}: user {u} still seated ({s})" for t, u, s in seats] + [
-        f"table money {a.table_ref} of user {a.user_id}: {a.balance}" for a in money
+        f"table money {ref} of user {u}: {balance}" for ref, u, balance in money
     ]
 
 
@@ -91,10 +101,13 @@ def counts_text(counts: dict[str, int]) -> str:
     return ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items())) or "none"
 
 
-def repairs_by_kind(**where: object) -> dict[str, int]:
-    """The liveness watchdog's repairs by kind (docs/ARCHITECTURE.md "Liveness"), of the rows
-    ``where`` selects."""
-    return dict(Repair.objects.filter(**where).values_list("kind").annotate(n=Count("id")))
+def repairs_by_kind(table_ids: Sequence[int] | None = None) -> dict[str, int]:
+    """The liveness watchdog's repairs by kind (docs/ARCHITECTURE.md "Liveness"), at the tables
+    ``table_ids`` (every table: None)."""
+    if table_ids is None:
+        return dict(rows("SELECT kind, COUNT(*) FROM games_repair GROUP BY kind"))
+    return dict(rows(f"SELECT kind, COUNT(*) FROM games_repair WHERE table_id IN {in_list(table_ids)} "
+                     "GROUP BY kind", list(table_ids)))
 
 
 def repairs_line() -> str:
@@ -103,10 +116,8 @@ def repairs_line() -> str:
 
 def sweeper_last_tick() -> datetime | None:
     """When the sweeper last ran, by its clock row (the row the sweeper writes each tick)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT last_tick FROM games_clock WHERE name = %s", [SWEEPER_CLOCK])
-        row = cursor.fetchone()
-    return row[0] if row else None
+    found = rows("SELECT last_tick FROM games_clock WHERE name = %s", [SWEEPER_CLOCK])
+    return when(found[0][0]) if found else None
 
 
 def checks_run() -> dict[str, list[str]]:

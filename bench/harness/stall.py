@@ -35,14 +35,12 @@ from typing import Any, TypeVar
 from django.db import connection
 from django.utils import timezone
 
+from bench.harness import facts
 from bench.harness.checks import counts_text, repairs_by_kind
 from bench.harness.client import Bot
 from bench.harness.fleet import TablePlan, bots_for, game_modes, tables_open
 from bench.harness.infra import Infra
 from bench.harness.stall_dump import Stall, dump
-from games.adapters import player_limits
-from games.models import Hand
-from tables.models import Seat, Table
 
 T = TypeVar("T")
 
@@ -83,27 +81,23 @@ def stalls_find(table_ids: list[int], bots: list[BotSeen], limits: Limits, now: 
     """Every stall at the tables now. ``waiting_since`` is the monitor's memory between calls:
     when each table was first seen with bots waiting and too few seats to deal."""
     margin = timedelta(seconds=limits.margin)
-    found = [Stall("deadline", h.table_id, f"hand {h.pk} (#{h.number}) phase {h.phase_seq} was due at "
+    in_play = facts.hands_in_play(table_ids)
+    found = [Stall("deadline", h.table_id, f"hand {h.id} (#{h.number}) phase {h.phase_seq} was due at "
                    f"{h.deadline:%H:%M:%S.%f}, {(now - h.deadline).total_seconds():.1f} s ago")
-             for h in Hand.objects.filter(table_id__in=table_ids, status=Hand.Status.ACTIVE, deadline__lt=now - margin)
-             if h.deadline is not None]
-    active = set(Hand.objects.filter(table_id__in=table_ids, status=Hand.Status.ACTIVE)
-                 .values_list("table_id", flat=True))
-    tables = {t.pk: t for t in Table.objects.filter(pk__in=table_ids).select_related("stake_level")}
-    playing: dict[int, list[datetime]] = {}
-    for table_id, joined in Seat.objects.filter(table_id__in=table_ids, status=Seat.Status.PLAYING).order_by(
-            "joined_at").values_list("table_id", "joined_at"):
-        playing.setdefault(table_id, []).append(joined)
+             for h in in_play if h.deadline is not None and h.deadline < now - margin]
+    active = {h.table_id for h in in_play}
+    tables = facts.tables_of(table_ids)
+    playing = facts.playing_seats_joined(table_ids)
     waiting = {b.table_id for b in bots if not b.done}
     for table_id, table in tables.items():
-        if table.status != Table.Status.OPEN or table_id in active:
+        if table.status != facts.OPEN or table_id in active:
             waiting_since.pop(table_id, None)
             continue
-        low = player_limits(table.stake_level)[0]
+        low = table.players_needed
         sat = playing.get(table_id, [])
         if len(sat) >= low:
             waiting_since.pop(table_id, None)
-            stall = _no_deal(table, sat[low - 1], limits, now)
+            stall = _no_deal(table_id, sat[low - 1], limits, now)
             if stall is not None:
                 found.append(stall)
         elif table_id in waiting:
@@ -123,10 +117,10 @@ def stalls_find(table_ids: list[int], bots: list[BotSeen], limits: Limits, now: 
     return found
 
 
-def _no_deal(table: Table, ready_at: datetime, limits: Limits, now: datetime) -> Stall | None:
+def _no_deal(table_id: int, ready_at: datetime, limits: Limits, now: datetime) -> Stall | None:
     """Enough seats and no hand in play: the next deal is due after the pause."""
-    latest = Hand.objects.filter(table=table).order_by("-number").values_list("status", "finished_at").first()
-    if latest is not None and latest[0] == Hand.Status.ACTIVE:
+    latest = facts.latest_hand(table_id)
+    if latest is not None and latest[0] == facts.ACTIVE:
         return None  # dealt since the hands in play were read
     last = latest[1] if latest is not None else None
     if last is None:
@@ -136,11 +130,9 @@ def _no_deal(table: Table, ready_at: datetime, limits: Limits, now: datetime) ->
     late = (now - due).total_seconds()
     if late <= limits.margin:
         return None
-    return Stall("no deal", table.pk, f"enough playing seats and no hand in play: {what}, a deal was due "
+    return Stall("no deal", table_id, f"enough playing seats and no hand in play: {what}, a deal was due "
                  f"{late:.1f} s ago")
 
-
-# --- the dump ----------------------------------------------------------------------------------
 
 # --- the runs ----------------------------------------------------------------------------------
 
@@ -174,7 +166,7 @@ class Options:
     jitter: float
     run_timeout: float
     restart_every: int  # 0: never restart the servers and the worker
-    alone: bool = False  # each bot winds down by itself (the fleet before its bots wound down together)
+    alone: bool = False  # each bot winds down by itself, not with its table (a bot may be left alone)
 
 
 @dataclass
@@ -204,14 +196,14 @@ def _dumped(stall: Stall, infra: Infra, bots: list[tuple[str, Bot]]) -> str:
 
 def _hands_ended(table_ids: list[int]) -> int:
     try:
-        return Hand.objects.filter(table_id__in=table_ids).exclude(status=Hand.Status.ACTIVE).count()
+        return facts.hands_ended(table_ids)
     finally:
         connection.close()
 
 
 def _repairs(table_ids: list[int]) -> dict[str, int]:
     try:
-        return repairs_by_kind(table_id__in=table_ids)
+        return repairs_by_kind(table_ids)
     finally:
         connection.close()
 

@@ -12,14 +12,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import redis
+from celery import Celery
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 
 from bench.harness.checks import counts_text, sweeper_last_tick
 from bench.harness.client import Bot
+from bench.harness.facts import json_value, rows, when
 from bench.harness.infra import Infra, health
-from games.models import Hand, HandAction, Repair
-from tables.models import Seat, Table
 
 
 @dataclass(frozen=True)
@@ -38,32 +41,39 @@ def dump(stall: Stall, infra: Infra, bots: list[tuple[str, Bot]]) -> str:
     bots' last frames and the logs' tails."""
     lines = [f"STALL ({stall.rule}) at table {stall.table_id}: {stall.text}", ""]
     bot_part = _section("bots", _bot_lines(bots, stall.table_id))  # first: the bots go on meanwhile
-    table = Table.objects.filter(pk=stall.table_id).select_related("stake_level").first()
-    if table is None:
+    table = rows("SELECT t.id, s.game, s.mode, t.status, t.version, t.hands_played, t.carry FROM tables_table t "
+                 "JOIN tables_stakelevel s ON s.id = t.stake_level_id WHERE t.id = %s", [stall.table_id])
+    if not table:
         return "\n".join(lines + ["no such table"])
-    lines += _section("table", [json.dumps({
-        "id": table.pk, "game": table.stake_level.game, "mode": table.stake_level.mode, "status": table.status,
-        "version": table.version, "hands_played": table.hands_played, "carry": table.carry}, default=str)])
-    hand = Hand.objects.filter(table=table).order_by("-number").first()
-    if hand is not None:
+    fields = ("id", "game", "mode", "status", "version", "hands_played", "carry")
+    lines += _section("table", [json.dumps(dict(zip(fields, (*table[0][:6], json_value(table[0][6])), strict=True)),
+                                           default=str)])
+    hand = rows("SELECT id, number, status, version, phase_seq, deadline, started_at, finished_at, players, state "
+                "FROM games_hand WHERE table_id = %s ORDER BY number DESC LIMIT 1", [stall.table_id])
+    hand_id, players = (hand[0][0], json_value(hand[0][8]) or []) if hand else (None, [])
+    if hand:
+        pk, number, status, version, phase_seq, deadline, started, finished, _players, state = hand[0]
         lines += _section("hand", [
-            f"id {hand.pk} #{hand.number} status {hand.status} version {hand.version} phase_seq {hand.phase_seq} "
-            f"deadline {hand.deadline} started {hand.started_at} finished {hand.finished_at}",
-            f"players {json.dumps(hand.players)}", f"state {json.dumps(hand.state, default=str)}"])
-        actions = HandAction.objects.filter(hand=hand).order_by("-seq")[:12]
+            f"id {pk} #{number} status {status} version {version} phase_seq {phase_seq} "
+            f"deadline {deadline} started {started} finished {finished}",
+            f"players {json.dumps(players)}", f"state {json.dumps(json_value(state), default=str)}"])
+        actions = rows("SELECT seq, at, seat, user_id, auto, version, action FROM games_handaction WHERE hand_id = %s "
+                       "ORDER BY seq DESC LIMIT 12", [pk])
         lines += _section("last actions", [
-            f"{a.seq} at {a.at:%H:%M:%S.%f} seat {a.seat} user {a.user_id} auto {a.auto} version {a.version} "
-            f"{json.dumps(a.action)[:160]}" for a in reversed(list(actions))])
-    seats = list(Seat.objects.filter(table=table).order_by("index"))
-    lines += _section("seats", [f"{s.index} user {s.user_id} {s.status} joined {s.joined_at:%H:%M:%S.%f} last seen "
-                                f"{s.last_seen} disconnected {s.disconnected}" for s in seats])
+            f"{seq} at {when(at):%H:%M:%S.%f} seat {seat} user {user} auto {auto} version {v} "
+            f"{json.dumps(json_value(action))[:160]}" for seq, at, seat, user, auto, v, action in reversed(actions)])
+    seats = rows('SELECT "index", user_id, status, joined_at, last_seen, disconnected FROM tables_seat '
+                 'WHERE table_id = %s ORDER BY "index"', [stall.table_id])
+    lines += _section("seats", [f"{i} user {u} {st} joined {when(joined):%H:%M:%S.%f} last seen {seen} "
+                                f"disconnected {gone}" for i, u, st, joined, seen, gone in seats])
     lines += _section("watchdog repairs at the table", [
-        f"{r.at:%H:%M:%S.%f} {r.kind} hand {r.hand_id}: {r.cause}" for r in Repair.objects.filter(table=table)])
-    lines += _section("timers in flight", _timers(hand, table.pk))
+        f"{when(at):%H:%M:%S.%f} {kind} hand {h}: {cause}" for at, kind, h, cause in rows(
+            "SELECT at, kind, hand_id, cause FROM games_repair WHERE table_id = %s ORDER BY at", [stall.table_id])])
+    lines += _section("timers in flight", _timers(hand_id, stall.table_id))
     lines += _section("sweeper", _sweeper(infra))
-    users = sorted({s.user_id for s in seats} | {p["user"] for p in (hand.players if hand else [])}
+    users = sorted({u for _i, u, *_rest in seats} | {p["user"] for p in players}
                    | set(_bot_users(bots, stall.table_id).values()))
-    lines += _section("channel layer", _subscribers(table.pk, users))
+    lines += _section("channel layer", _subscribers(stall.table_id, users))
     lines += bot_part
     for proc in infra.processes():
         lines += _section(f"{proc.name} log (tail)", _tail(proc.log, 40))
@@ -74,17 +84,18 @@ def _section(title: str, body: list[str]) -> list[str]:
     return [f"--- {title}", *(body or ["(none)"]), ""]
 
 
-def _timers(hand: Hand | None, table_id: int) -> list[str]:
-    """The Celery tasks about this hand (or a start timer of this table) the worker holds, and
-    the broker's queues and unacknowledged messages."""
-    from config.celery_app import app
+def _timers(hand_id: int | None, table_id: int) -> list[str]:
+    """The Celery tasks about this hand (or a start timer of this table) the workers hold, asked
+    through the broker (a client app of the harness's own), and the broker's queues and
+    unacknowledged messages."""
+    app = Celery("harness", broker=settings.CELERY_BROKER_URL)
 
     def about(args: list[Any], name: str) -> bool:
         if not args:
             return False
         if name.endswith("start_hand"):
             return bool(args[0] == table_id)
-        return hand is not None and args[0] == hand.pk
+        return hand_id is not None and args[0] == hand_id
 
     lines = []
     try:
@@ -116,8 +127,6 @@ def _timers(hand: Hand | None, table_id: int) -> list[str]:
 
 
 def _broker(about: Callable[[list[Any], str], bool]) -> list[str]:
-    import redis
-
     lines = []
     try:
         client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=2)
@@ -157,8 +166,6 @@ def _subscribers(table_id: int, users: list[int]) -> list[str]:
     """``PUBSUB NUMSUB`` of the channel layer's Redis channels for the table's and its players'
     groups (channels_redis's pub/sub layer names a group's channel ``<prefix>__group__<group>``),
     so one subscription per server process that has a member of the group."""
-    import redis
-
     config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
     prefix = config.get("prefix", "asgi")
     names = [f"{prefix}__group__table.{table_id}", *(f"{prefix}__group__user.{u}" for u in users)]
@@ -171,9 +178,6 @@ def _subscribers(table_id: int, users: list[int]) -> list[str]:
 
 
 def _bot_users(bots: list[tuple[str, Bot]], table_id: int) -> dict[str, int]:
-    from django.contrib.auth import SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
-
     found = {}
     for name, bot in bots:
         if bot.table_id == table_id:

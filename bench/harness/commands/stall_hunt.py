@@ -53,7 +53,7 @@ class Command(BaseCommand):
                             help="GAMES_NEXT_HAND_DELAY of the first runs")
         parser.add_argument("--alone", action="store_true",
                             help="each bot winds down by itself once it has seen its hands, not with its table "
-                            "(how the fleet once did it: a check that the hunt catches a bot left alone)")
+                            "(a check that the hunt catches a bot left alone)")
         parser.add_argument("--ports", default="8041,8042", help="the ASGI servers' ports")
         parser.add_argument("--run-dir", default="", help="where the logs and the dump go (default: a new temp dir)")
 
