@@ -1,5 +1,5 @@
 """CPU time of the server's side of one action, in one process, without the machine's noise
-(bench/README.md "The action path's cost, round 3").
+(bench/README.md "Parts of the live path").
 
     DATABASE_URL=postgres://... REDIS_URL=redis://... .venv/bin/python bench/action_cpu.py [--hands 30]
         [--game thirteen] [--ab-env NAME]

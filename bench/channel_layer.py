@@ -1,6 +1,6 @@
 """A server's CPU for reading its channel-layer subscriptions: the lean reader
 (config/channel_layer.py) against channels_redis's own pub/sub reader, in the same run
-(bench/README.md "The action path's cost, round 4").
+(bench/README.md "Parts of the live path").
 
     REDIS_URL=redis://127.0.0.1:6379/5 .venv/bin/python bench/channel_layer.py [--messages 300]
 
