@@ -30,17 +30,29 @@ def can_read_all(user: AnyUser) -> bool:
 
 
 def parse_moment(text: str, *, end: bool = False) -> dt.datetime:
-    """An ISO date or date-time. A bare date is the start of that day (UTC), or with
-    ``end`` the start of the next day, so ``until=2026-01-31`` includes the 31st."""
-    moment = parse_datetime(text)
-    if moment is not None:
-        return moment if timezone.is_aware(moment) else timezone.make_aware(moment, dt.UTC)
-    day = parse_date(text)
-    if day is None:
-        raise ValueError(_("Expected a date (2026-01-31) or a date and time (2026-01-31T12:00:00Z)."))
-    if end:
-        day += dt.timedelta(days=1)
-    return dt.datetime.combine(day, dt.time.min, tzinfo=dt.UTC)
+    """An ISO date or date-time, in the site's time zone (``TIME_ZONE``, UTC) when it names none.
+
+    A bare date is the whole day: the start of that day, or with ``end`` the start of the next
+    day, so ``until=2026-01-31`` includes every hand of the 31st, up to 23:59:59.999999. The
+    date is read before the date-time: Python reads ``2026-01-31`` as a date-time too (its
+    midnight), which as an exclusive ``until`` would drop the whole day. Anything else, an
+    impossible date (2026-02-30) included, is a ``ValueError``
+    with a message a person can read.
+    """
+    text = text.strip()
+    try:
+        day = parse_date(text)
+        if day is not None:
+            if end and day == dt.date.max:  # the calendar's last day has no next one: its last instant
+                return timezone.make_aware(dt.datetime.max, timezone.get_default_timezone())
+            moment = dt.datetime.combine(day, dt.time.min) + (dt.timedelta(days=1) if end else dt.timedelta())
+            return timezone.make_aware(moment, timezone.get_default_timezone())
+        moment = parse_datetime(text)
+        if moment is not None:
+            return moment if timezone.is_aware(moment) else timezone.make_aware(moment, timezone.get_default_timezone())
+    except (ValueError, OverflowError):
+        pass
+    raise ValueError(_("Expected a date (2026-01-31) or a date and time (2026-01-31T12:00:00Z)."))
 
 
 def user_lookup(value: str | int) -> User | None:
