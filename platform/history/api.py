@@ -59,8 +59,8 @@ ID_MAX = 2**63 - 1
 
 class FilterSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=list(FORMATS), default="jsonl")
-    since = serializers.CharField(required=False)
-    until = serializers.CharField(required=False)
+    since = serializers.CharField(required=False, allow_blank=True)  # blank (an empty form field): no limit
+    until = serializers.CharField(required=False, allow_blank=True)
     game = serializers.ChoiceField(choices=list(GAMES), required=False)
     stake_level = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX)
     table = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX)
@@ -80,6 +80,8 @@ class FilterSerializer(serializers.Serializer):
 
     @staticmethod
     def _moment(value: str, *, end: bool) -> Any:
+        if not value.strip():
+            return None
         try:
             return parse_moment(value, end=end)
         except ValueError as exc:

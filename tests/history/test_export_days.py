@@ -112,3 +112,10 @@ def test_an_impossible_date_is_a_clear_error_and_never_a_server_error(edges: dic
         assert response.status_code == 400
         assert response.json()["until"] == ["Expected a date (2026-01-31) or a date and time (2026-01-31T12:00:00Z)."]
     assert HandRecord.objects.count() == len(FINISHES)
+
+
+def test_an_empty_day_from_the_my_hands_form_is_no_limit(edges: dict[str, Any], client: Client) -> None:
+    client.force_login(edges["player"])
+    ids = [r.hand_id for r in edges["records"]]
+    assert hand_ids("csv", exported(client, "api-history-my-export", "csv", since="", until="")) == ids
+    assert hand_ids("csv", exported(client, "api-history-my-export", "csv", since="", until=DAY.isoformat())) == ids[:3]
