@@ -17,7 +17,7 @@ from tests.history.conftest import CASES
 
 pytestmark = pytest.mark.django_db
 
-#: The columns the summary had before the house's: their order stays, so readers of it keep working.
+#: The summary's first columns, in a fixed order: readers that take them by position keep working.
 FIRST_COLUMNS = (
     "hand_id", "finished_at", "game", "mode", "stake_level", "table", "table_name", "hand_number", "seat",
     "table_seat", "user_id", "player", "stack", "units", "coins", "commission", "penalty", "fouled", "auto",
