@@ -1,9 +1,9 @@
 """Hand history export throughput: hands per second streamed from PostgreSQL.
 
-    .venv/bin/python bench/export.py [--hands 100000] [--tables 100] [--verify]
+    .venv/bin/python bench/export.py [--hands 100000] [--tables 100] [--verify] [--database NAME]
 
-Creates its own database ``cardtables_bench_export`` (dropped before and, unless ``--keep``,
-after) on the server named by DATABASE_URL (default postgres@127.0.0.1:5432), migrates it, and
+Creates its own database (``--database``, default ``cardtables_bench_export``; dropped before
+and, unless ``--keep``, after) on the server named by DATABASE_URL (default postgres@127.0.0.1:5432), migrates it, and
 bulk-inserts (COPY) ``--hands``
 realistic hand records: real hands of every game and mode played by the engines (with
 auto-play), sealed and hash-chained per table exactly as settlement writes them, with their
@@ -34,24 +34,24 @@ GAMES = [
 ]
 
 
-def fresh_database(server_url: str) -> str:
-    """Drop and create the bench's own database; its URL."""
+def fresh_database(server_url: str, name: str) -> str:
+    """Drop and create the bench's own database ``name``; its URL."""
     import psycopg
 
     parts = urlparse(server_url)
     admin = parts._replace(path="/postgres").geturl()
     with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{DATABASE}"')
-    return parts._replace(path=f"/{DATABASE}").geturl()
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return parts._replace(path=f"/{name}").geturl()
 
 
-def drop_database(server_url: str) -> None:
+def drop_database(server_url: str, name: str) -> None:
     import psycopg
 
     admin = urlparse(server_url)._replace(path="/postgres").geturl()
     with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def django_setup(url: str) -> None:
@@ -138,19 +138,34 @@ def _reserve_ids(sequence: str, count: int) -> list[int]:
         return [row[0] for row in cursor.fetchall()]
 
 
-def _copy(table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
-    """Bulk insert with COPY (Django's multi-row INSERT spends its time quoting large texts)."""
+def _copy(model: Any, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+    """Bulk insert into ``model``'s table with COPY (Django's multi-row INSERT spends its time
+    quoting large texts). Columns the rows leave out get the model field's default, so a column
+    added to the model later needs nothing here; one without a default is an error naming it."""
     from django.db import connection
+    from django.db.models import JSONField
 
-    with connection.cursor() as cursor, cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+    extra, values = [], []
+    for field in model._meta.concrete_fields:
+        if field.column in columns or field.primary_key:
+            continue
+        if not field.has_default() and not field.null:
+            raise SystemExit(f"bench/export.py: {model._meta.db_table}.{field.column} needs a value")
+        default = field.get_default() if field.has_default() else None
+        extra.append(field.column)
+        values.append(json.dumps(default) if isinstance(field, JSONField) and default is not None else default)
+    names = ", ".join((*columns, *extra))
+    with connection.cursor() as cursor, cursor.cursor.copy(f"COPY {model._meta.db_table} ({names}) FROM STDIN") as copy:
         for row in rows:
-            copy.write_row(row)
+            copy.write_row((*row, *values))
 
 
 def build(count: int, tables: int, rng: random.Random) -> None:
     """Bulk-insert ``count`` settled hands with their sealed, per-table chained records and seat rows."""
     from games.engine.deck import commitment
     from games.engine.record import GENESIS, seal
+    from games.models import Hand
+    from history.models import HandRecord, HandRecordSeat
 
     samples = [play(g, m, n, rng) for g, m, n in GAMES for _ in range(12)]
     users, made = fixtures(tables)
@@ -169,7 +184,7 @@ def build(count: int, tables: int, rng: random.Random) -> None:
             seq = seqs[table.pk]
             todo.append((table, seq, sample, players, start + dt.timedelta(seconds=3 * k)))
         hand_ids = _reserve_ids("games_hand_id_seq", len(todo))
-        _copy("games_hand", HAND_COLUMNS, [
+        _copy(Hand, HAND_COLUMNS, [
             (hid, t.pk, seq, s["game"], "settled", "{}", 1, 0, None,
              json.dumps([{"user": u.pk, "seat": i, "name": u.display_name} for i, u in enumerate(players)]),
              s["seed"], commitment(s["seed"]), "[]", json.dumps(s["state"]["rules"]), at, at, None,
@@ -188,8 +203,8 @@ def build(count: int, tables: int, rng: random.Random) -> None:
                          canonical, at, at, None, at))
             coins = sample["result"]["coins"]
             seat_rows += [(record_id, u.pk, i, c) for i, (u, c) in enumerate(zip(players, coins, strict=True))]
-        _copy("history_handrecord", RECORD_COLUMNS, rows)
-        _copy("history_handrecordseat", ("record_id", "user_id", "seat", "coins"), seat_rows)
+        _copy(HandRecord, RECORD_COLUMNS, rows)
+        _copy(HandRecordSeat, ("record_id", "user_id", "seat", "coins"), seat_rows)
         print(f"\r  inserted {min(count, first + batch):,} hands", end="", flush=True)
     print()
 
@@ -237,8 +252,9 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--verify", action="store_true", help="also run python -m games verify on the JSON Lines")
     parser.add_argument("--keep", action="store_true", help="keep the bench database afterwards (dropped by default)")
+    parser.add_argument("--database", default=DATABASE, help=f"the bench's own database (default {DATABASE})")
     args = parser.parse_args()
-    url = fresh_database(os.environ.get("DATABASE_URL", DEFAULT_URL))
+    url = fresh_database(os.environ.get("DATABASE_URL", DEFAULT_URL), args.database)
     print(f"database: {url}")
     django_setup(url)
     started = time.perf_counter()
@@ -263,7 +279,7 @@ def main() -> int:
         from django.db import connections
 
         connections.close_all()
-        drop_database(os.environ.get("DATABASE_URL", DEFAULT_URL))
+        drop_database(os.environ.get("DATABASE_URL", DEFAULT_URL), args.database)
     return 0
 
 

@@ -68,6 +68,16 @@ def no_lines(rec: Mapping[str, Any]) -> list[str]:
     return []
 
 
+def seat_commissions_reported(rec: Mapping[str, Any]) -> list[int]:
+    """The commission each seat paid, as the result reports it per seat (``commissions``).
+
+    >>> seat_commissions_reported({"result": {"coins": [95, -100], "commissions": [5, 0]}})
+    [5, 0]
+    """
+    result = rec["result"]
+    return [int(c) for c in result.get("commissions") or [0] * len(result["coins"])]
+
+
 def no_hand_label(rec: Mapping[str, Any], seat: int) -> str | None:
     """The replay shows no hand name."""
     return None

@@ -267,6 +267,11 @@ class GameEngine(Protocol):
         """Text-export action lines dealt after the players acted (三公's house table hands)."""
         ...
 
+    def seat_commissions(self, rec: Record) -> list[int]:
+        """The commission each seat paid in the recorded hand, in minor units (the CSV summary's
+        ``commission`` column); they add up to ``result.commission``."""
+        ...
+
     def seat_roles(self, rec: Record, seat: int) -> list[str]:
         """English message ids of ``seat``'s roles in the hand (dealer, table head, banker)."""
         ...

@@ -20,10 +20,11 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.permissions import can_review_disputes
 from config.errors import AppError
 from disputes.models import Dispute
 from disputes.selectors import dispute_ledger_entries, dispute_queue
-from disputes.services import can_review, dispute_note, dispute_resolve, dispute_review_start
+from disputes.services import dispute_note, dispute_resolve, dispute_review_start
 from history.admin import record_json, replay_html
 from wallet.money import parse_coins
 
@@ -81,7 +82,7 @@ class DisputeAdmin(admin.ModelAdmin[Dispute]):
         return ["queue", "opened_at", "id"]  # open, then under review, then resolved; oldest first
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
-        decision = ("decision", "message", "compensation_coins") if can_review(request.user) else ()
+        decision = ("decision", "message", "compensation_coins") if can_review_disputes(request.user) else ()
         return (*self.readonly[:11], *decision, *self.readonly[11:])
 
     @admin.display(description=_("log"))
@@ -108,7 +109,7 @@ class DisputeAdmin(admin.ModelAdmin[Dispute]):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return can_review(request.user)
+        return can_review_disputes(request.user)
 
     def save_model(self, request: HttpRequest, obj: Dispute, form: DisputeDecisionForm, change: bool) -> None:
         """Carry out the decision through the services; the form itself saves nothing."""

@@ -1,13 +1,16 @@
 """Disputes API.
 
-* ``GET /api/disputes/`` — the player's disputes (auditors and staff: all);
+* ``GET /api/disputes/`` — the player's disputes (auditors and staff allowed to view disputes: all);
 * ``POST /api/disputes/`` — open one: ``{"hand": hand id, "category": ..., "text": ...}`` (the
   hand record's row id as ``record`` is still accepted);
-* ``GET /api/disputes/<id>/`` — one dispute with its log (reviewers' notes only for staff and auditors);
-* ``POST /api/disputes/<id>/review/`` — staff: take it under review (``{"note": ...}``);
-* ``POST /api/disputes/<id>/resolve/`` — staff: ``{"outcome": "upheld"|"rejected", "reason": ...,
+* ``GET /api/disputes/<id>/`` — one dispute with its log (reviewers' notes only for those who may
+  read every dispute);
+* ``POST /api/disputes/<id>/review/`` — reviewers (``disputes.change_dispute``): take it under
+  review (``{"note": ...}``);
+* ``POST /api/disputes/<id>/resolve/`` — reviewers: ``{"outcome": "upheld"|"rejected", "reason": ...,
   "compensation": minor units}``.
-Auditors may read everything and change nothing (403 on every write). The services' refusals
+Who may do what is ``accounts.permissions``: what the admin grants. Auditors read everything and
+change nothing (403 on every write). The services' refusals
 answer through the API's one exception handler (``config.api``): 403 when not allowed, else 400,
 with the reason as ``detail``.
 """
@@ -21,27 +24,20 @@ from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.permissions import BasePermission, IsAuthenticated
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.permissions import CanReviewDisputes, can_read_disputes
 from accounts.requests import AuthenticatedRequest
 from accounts.roles import is_auditor
 from disputes.models import Dispute
 from disputes.selectors import dispute_events_for, dispute_get_for, dispute_list_for
-from disputes.services import can_review, dispute_open, dispute_resolve, dispute_review_start
+from disputes.services import dispute_open, dispute_resolve, dispute_review_start
 from history.models import HandRecord
-from history.selectors import can_read_all
 
 PUBLIC_NOTES = ("upheld", "rejected")
-
-
-class IsDisputeReviewer(BasePermission):
-    message = "Only staff who review disputes may change them."
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return can_review(request.user)
 
 
 class EventSerializer(serializers.Serializer):
@@ -77,7 +73,7 @@ def _detail(dispute: Dispute, request: Request) -> dict[str, Any]:
     # many=True: a list serializer, its data a list of events (the stubs type a serializer's data only).
     events: list[dict[str, Any]] = list(EventSerializer(dispute_events_for(dispute=dispute, user=request.user),
                                                         many=True).data)
-    if not can_read_all(request.user):  # the reviewers' working notes stay internal; the reason is shown
+    if not can_read_disputes(request.user):  # the reviewers' working notes stay internal; the reason is shown
         events = [{**e, "note": e["note"] if e["kind"] in PUBLIC_NOTES else ""} for e in events]
     data["events"] = events
     return data
@@ -129,7 +125,7 @@ class DisputeDetailApi(APIView):
 
 
 class DisputeReviewApi(APIView):
-    permission_classes = [IsDisputeReviewer]
+    permission_classes = [CanReviewDisputes]
 
     @extend_schema_serializer(component_name="DisputeReview")
     class InputSerializer(serializers.Serializer):
@@ -145,7 +141,7 @@ class DisputeReviewApi(APIView):
 
 
 class DisputeResolveApi(APIView):
-    permission_classes = [IsDisputeReviewer]
+    permission_classes = [CanReviewDisputes]
 
     @extend_schema_serializer(component_name="DisputeResolve")
     class InputSerializer(serializers.Serializer):

@@ -1,4 +1,4 @@
-"""Reading disputes: players see their own, auditors and staff see every dispute."""
+"""Reading disputes: players see their own, auditors and staff allowed to view disputes see every one."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 from django.db.models import Case, IntegerField, QuerySet, Value, When
 from django.http import Http404
 
+from accounts.permissions import AnyUser, can_read_disputes
 from disputes.models import Dispute, DisputeEvent
-from history.selectors import AnyUser, can_read_all
 from wallet.models import Entry
 
 #: Events a player sees on their dispute (reviewers' notes stay internal).
@@ -18,7 +18,7 @@ PLAYER_EVENTS = (DisputeEvent.Kind.OPENED, DisputeEvent.Kind.REVIEW, DisputeEven
 
 def dispute_list_for(*, user: AnyUser) -> QuerySet[Dispute]:
     disputes = Dispute.objects.select_related("record", "record__table__stake_level", "player")
-    if not can_read_all(user):
+    if not can_read_disputes(user):
         disputes = disputes.filter(player_id=user.pk)
     return disputes.order_by("-id")
 
@@ -34,18 +34,18 @@ def dispute_queue() -> QuerySet[Dispute]:
 
 
 def dispute_get_for(*, user: AnyUser, pk: int) -> Dispute:
-    """The dispute if ``user`` opened it or reads everything; 404 otherwise."""
+    """The dispute if ``user`` opened it or may read every dispute; 404 otherwise."""
     dispute = Dispute.objects.select_related("record", "player").filter(pk=pk).first()
     if dispute is None or not user.is_authenticated:
         raise Http404
-    if dispute.player_id != user.pk and not can_read_all(user):
+    if dispute.player_id != user.pk and not can_read_disputes(user):
         raise Http404
     return dispute
 
 
 def dispute_events_for(*, dispute: Dispute, user: AnyUser) -> QuerySet[DisputeEvent]:
     events = dispute.events.select_related("actor").order_by("id")
-    if not can_read_all(user):
+    if not can_read_disputes(user):
         events = events.filter(kind__in=PLAYER_EVENTS)
     return events
 

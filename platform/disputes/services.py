@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from accounts.roles import is_auditor
+from accounts.permissions import can_review_disputes
 from config.errors import HTTP_FORBIDDEN, AppError
 from disputes.models import Dispute, DisputeEvent
 from history.models import HandRecord, HandRecordSeat
@@ -41,13 +41,6 @@ class NotAllowed(DisputeError):
 def window() -> dt.timedelta:
     """How long after a hand its players may open a dispute (``DISPUTE_WINDOW_DAYS``, default 30)."""
     return dt.timedelta(days=int(getattr(settings, "DISPUTE_WINDOW_DAYS", 30)))
-
-
-def can_review(user: Any) -> bool:
-    """Staff with the change permission on disputes; never an auditor (read-only by role)."""
-    if not (user.is_authenticated and user.is_active and user.is_staff):
-        return False
-    return bool(user.has_perm("disputes.change_dispute")) and not is_auditor(user)
 
 
 def _event(dispute: Dispute, kind: str, actor: User | None, *, before: str = "", note: str = "",
@@ -87,7 +80,7 @@ def dispute_open(*, player: User, record: HandRecord, category: str, text: str) 
 
 
 def _locked(dispute: Dispute, actor: User) -> Dispute:
-    if not can_review(actor):
+    if not can_review_disputes(actor):
         raise NotAllowed(_("Only staff who review disputes may change them."))
     return Dispute.objects.select_for_update().get(pk=dispute.pk)
 

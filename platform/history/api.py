@@ -1,12 +1,13 @@
 """Hand history API: a player's hands and their export; auditors' streamed exports.
 
-* ``GET /api/history/hands/`` — the player's hands (auditors and staff: every hand, filterable);
-* ``GET /api/history/hands/<hand id>/`` — one record: complete for auditors and staff, the
-  player's copy for a player of the hand, 404 for anyone else;
+* ``GET /api/history/hands/`` — the player's hands (auditors and staff allowed to view hand
+  records: every hand, filterable);
+* ``GET /api/history/hands/<hand id>/`` — one record: complete for those, the player's copy for
+  a player of the hand, 404 for anyone else;
 * ``GET /api/history/hands/export/`` — the player's own hands as a streamed download;
-* ``GET /api/history/export/`` — auditors and staff: complete records, streamed, filtered by
+* ``GET /api/history/export/`` — auditors and permitted staff: complete records, streamed, filtered by
   date range, game, stake level, table and player;
-* ``GET /api/history/chains/`` — auditors and staff: each table's last record and hash.
+* ``GET /api/history/chains/`` — auditors and permitted staff: each table's last record and hash.
 """
 
 from __future__ import annotations
@@ -28,13 +29,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.permissions import IsAuditorOrStaff
+from accounts.permissions import CanReadHands, can_read_hands
 from accounts.requests import AuthenticatedRequest
 from games.engine.registry import GAMES
 from history.exports.stream import FORMATS, export_lines, export_response
 from history.selectors import (
     RecordFilter,
-    can_read_all,
     chain_heads,
     hand_record_filter,
     hand_record_for_viewer,
@@ -53,13 +53,17 @@ FILTER_PARAMETERS = [
 ]
 
 
+#: The largest id a database column holds (64-bit): a larger one is a clear error, not a crash.
+ID_MAX = 2**63 - 1
+
+
 class FilterSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=list(FORMATS), default="jsonl")
-    since = serializers.CharField(required=False)
-    until = serializers.CharField(required=False)
+    since = serializers.CharField(required=False, allow_blank=True)  # blank (an empty form field): no limit
+    until = serializers.CharField(required=False, allow_blank=True)
     game = serializers.ChoiceField(choices=list(GAMES), required=False)
-    stake_level = serializers.IntegerField(required=False, min_value=1)
-    table = serializers.IntegerField(required=False, min_value=1)
+    stake_level = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX)
+    table = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX)
     player = serializers.CharField(required=False)
 
     def validate_since(self, value: str) -> Any:
@@ -76,6 +80,8 @@ class FilterSerializer(serializers.Serializer):
 
     @staticmethod
     def _moment(value: str, *, end: bool) -> Any:
+        if not value.strip():
+            return None
         try:
             return parse_moment(value, end=end)
         except ValueError as exc:
@@ -118,7 +124,7 @@ class HandRecordListApi(APIView):
 
     @extend_schema(responses=OutputSerializer(many=True), parameters=FILTER_PARAMETERS[1:])
     def get(self, request: AuthenticatedRequest) -> Response:
-        if can_read_all(request.user):
+        if can_read_hands(request.user):
             _fmt, filters = read_filters(request)
             records = hand_record_filter(filters).select_related("table", "stake_level").order_by("-id")
         else:
@@ -152,9 +158,10 @@ class HandRecordMyExportApi(APIView):
 
 
 class HandRecordExportApi(APIView):
-    """Complete records for auditors and staff, streamed in id order (each table's chain in order)."""
+    """Complete records for auditors and permitted staff (``accounts.permissions``), streamed in id
+    order (each table's chain in order)."""
 
-    permission_classes = [IsAuditorOrStaff]
+    permission_classes = [CanReadHands]
     content_negotiation_class = ExportNegotiation
 
     @extend_schema(parameters=FILTER_PARAMETERS, responses={(200, "application/x-ndjson"): OpenApiTypes.STR})
@@ -164,7 +171,7 @@ class HandRecordExportApi(APIView):
 
 
 class HandChainListApi(APIView):
-    permission_classes = [IsAuditorOrStaff]
+    permission_classes = [CanReadHands]
 
     @extend_schema_serializer(component_name="HandChainHead")
     class OutputSerializer(serializers.Serializer):

@@ -7,7 +7,6 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import F, Max, QuerySet
 from django.http import Http404
 from django.utils import timezone
@@ -15,32 +14,35 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from accounts.roles import is_auditor
+from accounts.permissions import AnyUser, can_read_hands
 from games.engine.record import player_copy
 from history.models import HandRecord
 
-AnyUser = AbstractBaseUser | AnonymousUser
-
-
-def can_read_all(user: AnyUser) -> bool:
-    """Auditors and staff read complete records; players read their own hands, redacted."""
-    if not user.is_authenticated:
-        return False
-    return bool(getattr(user, "is_superuser", False) or getattr(user, "is_staff", False) or is_auditor(user))
-
 
 def parse_moment(text: str, *, end: bool = False) -> dt.datetime:
-    """An ISO date or date-time. A bare date is the start of that day (UTC), or with
-    ``end`` the start of the next day, so ``until=2026-01-31`` includes the 31st."""
-    moment = parse_datetime(text)
-    if moment is not None:
-        return moment if timezone.is_aware(moment) else timezone.make_aware(moment, dt.UTC)
-    day = parse_date(text)
-    if day is None:
-        raise ValueError(_("Expected a date (2026-01-31) or a date and time (2026-01-31T12:00:00Z)."))
-    if end:
-        day += dt.timedelta(days=1)
-    return dt.datetime.combine(day, dt.time.min, tzinfo=dt.UTC)
+    """An ISO date or date-time, in the site's time zone (``TIME_ZONE``, UTC) when it names none.
+
+    A bare date is the whole day: the start of that day, or with ``end`` the start of the next
+    day, so ``until=2026-01-31`` includes every hand of the 31st, up to 23:59:59.999999. The
+    date is read before the date-time: Python reads ``2026-01-31`` as a date-time too (its
+    midnight), which as an exclusive ``until`` would drop the whole day. Anything else, an
+    impossible date (2026-02-30) included, is a ``ValueError``
+    with a message a person can read.
+    """
+    text = text.strip()
+    try:
+        day = parse_date(text)
+        if day is not None:
+            if end and day == dt.date.max:  # the calendar's last day has no next one: its last instant
+                return timezone.make_aware(dt.datetime.max, timezone.get_default_timezone())
+            moment = dt.datetime.combine(day, dt.time.min) + (dt.timedelta(days=1) if end else dt.timedelta())
+            return timezone.make_aware(moment, timezone.get_default_timezone())
+        parsed = parse_datetime(text)
+        if parsed is not None:
+            return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, timezone.get_default_timezone())
+    except (ValueError, OverflowError):
+        pass
+    raise ValueError(_("Expected a date (2026-01-31) or a date and time (2026-01-31T12:00:00Z)."))
 
 
 def user_lookup(value: str | int) -> User | None:
@@ -99,19 +101,19 @@ def record_with_hash(record: HandRecord) -> dict[str, Any]:
 def _viewable(user: AnyUser, record: HandRecord | None) -> HandRecord:
     if record is None or not user.is_authenticated:
         raise Http404
-    if not can_read_all(user) and not record.seats.filter(user_id=user.pk).exists():
+    if not can_read_hands(user) and not record.seats.filter(user_id=user.pk).exists():
         raise Http404
     return record
 
 
 def hand_record_for_viewer(*, user: AnyUser, hand_id: int) -> tuple[HandRecord, dict[str, Any]]:
     """The record of the hand ``hand_id`` (the public hand id, docs/HAND_HISTORY.md) and the
-    body ``user`` may see: complete for auditors and staff, the player's copy for a player of
-    the hand, and 404 for anyone else (no hint it exists)."""
+    body ``user`` may see: complete for those who may read every hand (``can_read_hands``), the
+    player's copy for a player of the hand, and 404 for anyone else (no hint it exists)."""
     record = HandRecord.objects.select_related("table", "stake_level").filter(hand_id=hand_id).first()
     if record is None or not user.is_authenticated:
         raise Http404
-    if can_read_all(user):
+    if can_read_hands(user):
         return record, record_with_hash(record)
     seat = record.seats.filter(user_id=user.pk).values_list("seat", flat=True).first()
     if seat is None:

@@ -49,6 +49,7 @@ leave_terms = defaults.no_leave_terms
 hidden_cards = 3
 text_fields: tuple[str, ...] = ("base", "mode", "banker")
 deal_lines = defaults.no_lines
+seat_commissions = defaults.seat_commissions_reported
 
 #: The text export's variant code of each mode.
 VARIANTS = {"all_compare": "SG-AC", "banker_bid": "SG-BB", "banker_rotate": "SG-BR", "pairwise": "SG-PW",

@@ -39,6 +39,7 @@ leave_terms = defaults.no_leave_terms
 hidden_cards = 13
 text_fields: tuple[str, ...] = ("dealer", "unit", "commission")
 deal_lines = defaults.no_lines
+seat_commissions = defaults.seat_commissions_reported
 table_lines = defaults.no_lines
 hand_label = defaults.no_hand_label
 

@@ -19,6 +19,7 @@ from typing import Any
 from games.engine import defaults
 from games.engine.labels import gettext_noop
 from games.engine.protocol import StakeTerms
+from games.engine.thirteen_trio.money import commission
 from games.engine.thirteen_trio.rules import GAME, HAND_SIZE, PLAYERS, check_start
 
 name = GAME
@@ -85,6 +86,18 @@ def carry_after_removal(saved: dict[str, Any]) -> dict[str, Any]:
 
 def text_variant(rec: Mapping[str, Any]) -> str:
     return "CT3"
+
+
+def seat_commissions(rec: Mapping[str, Any]) -> list[int]:
+    """Each seat's commission: the percentage of its net win of the game, rounded down, 0 on a
+    loss (docs/RULES.md section 2 "Money"); the result reports only the total. No commission is
+    taken on a leaver penalty, and a void game has none.
+
+    >>> seat_commissions({"base": 1000, "commission_percent": 5, "result": {"units": [-2, 4, -2]}})
+    [0, 200, 0]
+    """
+    base, percent = rec["base"], rec["commission_percent"]
+    return [commission(units * base, percent) for units in rec["result"]["units"]]
 
 
 def deal_lines(rec: Mapping[str, Any]) -> list[str]:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from games.engine.registry import engine_for
+from history.exports.summary import seat_penalties
 
 ROWS = ("front", "middle", "back")
 
@@ -106,13 +107,15 @@ def _action_lines(rec: Mapping[str, Any]) -> list[str]:
 
 def _extras(rec: Mapping[str, Any]) -> dict[str, Any]:
     result, fair = rec["result"], rec["fairness"]
-    names = engine_for(rec["game"]).text_fields
+    engine = engine_for(rec["game"])
+    names = engine.text_fields
     extras: dict[str, Any] = {"_game": rec["game"], "_hand_id": rec["hand"].get("id")}
     extras.update({f"_{k}": rec[k] for k in names if rec.get(k) is not None})
     extras.update({
         "_commitment": fair["commitment"], "_server_seed": fair.get("server_seed") or "(withheld)",
         "_client_seeds": fair.get("client_seeds") or [], "_units": result.get("units"), "_coins": result["coins"],
-        "_commission": result.get("commission", 0), "_house": rec.get("house_lines") or {},
+        "_commission": result.get("commission", 0), "_commissions": engine.seat_commissions(rec),
+        "_penalties": seat_penalties(rec), "_house": rec.get("house_lines") or {},
         "_ledger_transaction": rec.get("ledger_transaction"), "_chain_seq": rec["chain"]["seq"],
         "_prev_hash": rec["chain"]["prev"],
     })

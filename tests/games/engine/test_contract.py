@@ -180,6 +180,9 @@ def test_the_hooks_behave_on_a_fresh_hand(engine: Any, mode: str) -> None:
     assert player_copy(rec, 0)["view"]["seat"] == 0
     assert isinstance(engine.text_variant(rec), str) and engine.text_variant(rec)
     assert all(isinstance(line, str) for line in engine.deal_lines(rec) + engine.table_lines(rec))
+    commissions = engine.seat_commissions(rec)
+    assert len(commissions) == high and all(isinstance(c, int) and c >= 0 for c in commissions)
+    assert sum(commissions) == result["commission"] == lines.get("commission", 0)
     roles = [role for i in range(high) for role in engine.seat_roles(rec, i)]
     for msgids in translated_msgids():
         assert set(roles) <= msgids
