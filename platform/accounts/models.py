@@ -1,10 +1,33 @@
 """The platform's user model (custom from day one)."""
 
+from __future__ import annotations
+
+from typing import Any
+
 from django.conf import settings
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from accounts.names import name_key
+
+
+def user_name_key(*, username: str, display_name: str) -> str:
+    """The key of the name a player is shown by at the tables: the display name, or the
+    username where there is none (``accounts.names.name_key``)."""
+    return name_key(display_name or username)
+
+
+class PlayerManager(UserManager["User"]):
+    """``create_user`` and ``create_superuser`` store the name key with the account."""
+
+    def _create_user_object(self, username: str, email: str | None, password: str | None,
+                            **extra_fields: Any) -> User:
+        user: User = super()._create_user_object(username, email, password, **extra_fields)
+        user.name_key = user_name_key(username=user.username, display_name=user.display_name)
+        return user
 
 
 class User(AbstractUser):
@@ -14,6 +37,13 @@ class User(AbstractUser):
     language = models.CharField(
         _("language"), max_length=10, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
     )
+    # user_name_key of the name shown at the tables, unique: the database itself refuses a second
+    # player whose name reads the same (case, width, look-alike letters aside). Written by the
+    # forms, the admin and create_user; empty (NULL) only for rows written around them.
+    name_key = models.TextField(_("name key"), null=True, blank=True, unique=True, editable=False,
+                                error_messages={"unique": _("This name is already used by another player.")})
+
+    objects = PlayerManager()
 
     class Meta:
         verbose_name = _("user")
@@ -56,3 +86,30 @@ class LoginThrottle(models.Model):
 
     def __str__(self) -> str:
         return self.username_key
+
+
+class Footprint(models.Model):
+    """Where an account was made: the client address (``config.client_ip``) and the browser
+    (the site's long-lived signed cookie, ``accounts.browser``) of its sign-up, and what became of
+    its welcome coins. Sign-up limits count these rows; staff see accounts sharing a browser or an
+    address as linked (``accounts.selectors.accounts_linked``). Written by ``accounts.services``."""
+
+    class Welcome(models.TextChoices):
+        GRANTED = "granted", _("given")
+        OFF = "off", _("switched off")
+        ADDRESS_LIMIT = "address_limit", _("refused: welcome limit of the address")
+        BROWSER_LIMIT = "browser_limit", _("refused: welcome limit of the browser")
+        LINKED = "linked", _("refused: linked to a self-excluded or banned account")
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="footprint")
+    address = models.CharField(_("address"), max_length=45, db_index=True)
+    browser = models.CharField(_("browser"), max_length=64, blank=True, db_index=True)
+    welcome = models.CharField(_("welcome coins"), max_length=16, choices=Welcome.choices)
+    created_at = models.DateTimeField(_("signed up"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("sign-up footprint")
+        verbose_name_plural = _("sign-up footprints")
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.address} {self.browser[:8]}"

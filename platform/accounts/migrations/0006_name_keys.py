@@ -1,0 +1,33 @@
+"""Every account's name key (``accounts.models.user_name_key``: the key of the display name, or of
+the username where there is none). Of accounts whose names then read the same, the oldest keeps
+its name; the others are shown by their name with " 2", " 3"… as a display name."""
+
+from django.db import migrations
+
+from accounts.names import name_clean, name_key
+
+MAX = 40
+
+
+def name_keys(apps, schema_editor):
+    User = apps.get_model("accounts", "User")
+    taken = set()
+    for user in User.objects.order_by("pk").only("pk", "username", "display_name"):
+        shown = user.display_name or user.username
+        candidate, n = shown, 1
+        while name_key(candidate) in taken:
+            n += 1
+            suffix = f" {n}"
+            candidate = name_clean(shown)[: MAX - len(suffix)] + suffix
+        key = name_key(candidate)
+        taken.add(key)
+        fields = {"name_key": key}
+        if candidate != shown:
+            fields["display_name"] = candidate
+        User.objects.filter(pk=user.pk).update(**fields)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("accounts", "0005_signup_footprints_name_key")]
+
+    operations = [migrations.RunPython(name_keys, migrations.RunPython.noop)]
