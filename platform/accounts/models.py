@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
@@ -23,11 +23,15 @@ def user_name_key(*, username: str, display_name: str) -> str:
 class PlayerManager(UserManager["User"]):
     """``create_user`` and ``create_superuser`` store the name key with the account."""
 
-    def _create_user_object(self, username: str, email: str | None, password: str | None,
-                            **extra_fields: Any) -> User:
-        user: User = super()._create_user_object(username, email, password, **extra_fields)
-        user.name_key = user_name_key(username=user.username, display_name=user.display_name)
-        return user
+    def create_user(self, username: str, email: str | None = None, password: str | None = None,
+                    **extra_fields: Any) -> User:
+        extra_fields["name_key"] = user_name_key(username=username, display_name=extra_fields.get("display_name", ""))
+        return super().create_user(username, email, password, **extra_fields)
+
+    def create_superuser(self, username: str, email: str | None = None, password: str | None = None,
+                         **extra_fields: Any) -> User:
+        extra_fields["name_key"] = user_name_key(username=username, display_name=extra_fields.get("display_name", ""))
+        return super().create_superuser(username, email, password, **extra_fields)
 
 
 class User(AbstractUser):
@@ -43,7 +47,7 @@ class User(AbstractUser):
     name_key = models.TextField(_("name key"), null=True, blank=True, unique=True, editable=False,
                                 error_messages={"unique": _("This name is already used by another player.")})
 
-    objects = PlayerManager()
+    objects: ClassVar[PlayerManager] = PlayerManager()
 
     class Meta:
         verbose_name = _("user")

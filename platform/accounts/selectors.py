@@ -65,8 +65,9 @@ def footprints_linked(*, address: str, browser: str, at: datetime, exclude_user_
         match = match | Q(browser=browser) if match else Q(browser=browser)
     if not match:
         return []
-    rows = (Footprint.objects.filter(match).exclude(user_id=exclude_user_id)
-            .select_related("user", "user__play_limits").order_by("created_at", "pk"))
+    rows = Footprint.objects.filter(match).select_related("user", "user__play_limits").order_by("created_at", "pk")
+    if exclude_user_id is not None:
+        rows = rows.exclude(user_id=exclude_user_id)
     return [
         Linked(user=row.user, same_browser=bool(browser) and row.browser == browser,
                same_address=row.address == address and address != UNKNOWN,
