@@ -7,7 +7,6 @@ from typing import Any, ClassVar
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
-from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -35,8 +34,8 @@ class PlayerManager(UserManager["User"]):
 
 
 class User(AbstractUser):
-    # Stored as accounts.names.name_clean makes it (NFKC, trimmed); unique without regard to case,
-    # so no player can take the name another is known by at the tables.
+    # Stored as accounts.names.name_clean makes it (NFKC, trimmed); its name_key is unique, so no
+    # player can take the name another is known by at the tables.
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     language = models.CharField(
         _("language"), max_length=10, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
@@ -52,15 +51,6 @@ class User(AbstractUser):
     class Meta:
         verbose_name = _("user")
         verbose_name_plural = _("users")
-        constraints = [
-            models.UniqueConstraint(
-                Lower("display_name"),
-                condition=~models.Q(display_name=""),
-                name="accounts_user_display_name_ci_unique",
-                violation_error_code="display_name_taken",
-                violation_error_message=_("This name is already used by another player."),
-            ),
-        ]
 
     def __str__(self) -> str:
         return self.display_name or self.username

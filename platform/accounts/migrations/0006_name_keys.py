@@ -1,6 +1,7 @@
 """Every account's name key (``accounts.models.user_name_key``: the key of the display name, or of
 the username where there is none). Of accounts whose names then read the same, the oldest keeps
-its name; the others are shown by their name with " 2", " 3"… as a display name."""
+its name; the others are shown by their name with " 2", " 3"… as a display name. The key's
+unique column replaces the lower-cased display name's unique index."""
 
 from django.db import migrations
 
@@ -30,4 +31,8 @@ def name_keys(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [("accounts", "0005_signup_footprints_name_key")]
 
-    operations = [migrations.RunPython(name_keys, migrations.RunPython.noop)]
+    operations = [
+        migrations.RunPython(name_keys, migrations.RunPython.noop),
+        # The name key is unique; lower-casing in the database folded only ASCII on SQLite.
+        migrations.RemoveConstraint(model_name="user", name="accounts_user_display_name_ci_unique"),
+    ]
