@@ -28,8 +28,8 @@ class UserAdmin(BaseUserAdmin):
     search_fields = ("username", "display_name", "email")
 
     def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
-        """Staff editing a username or display name keep the name key with it (``User.name_key``)."""
-        obj.name_key = user_name_key(username=obj.username, display_name=obj.display_name)
+        """Staff editing a display name keep its name key with it (``User.name_key``)."""
+        obj.name_key = user_name_key(display_name=obj.display_name)
         super().save_model(request, obj, form, change)
 
     @admin.display(description=_("signed up from"))

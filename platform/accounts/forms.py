@@ -6,7 +6,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User, user_name_key
-from accounts.names import name_clean, name_problem
+from accounts.names import name_clean, name_key, name_problem
 
 NAME_TAKEN = _("This name is already used by another player.")
 
@@ -17,7 +17,7 @@ def name_taken(name: str, *, exclude_pk: int | None = None) -> bool:
     others = User.objects.exclude(pk=exclude_pk) if exclude_pk else User.objects.all()
     lowered = name.lower()
     return (
-        others.filter(name_key=user_name_key(username=name, display_name="")).exists()
+        others.filter(name_key=name_key(name)).exists()
         or others.annotate(shown=Lower("display_name")).filter(shown=lowered).exists()
         or others.filter(display_name="", username__iexact=name).exists()
     )
@@ -40,7 +40,7 @@ class DisplayNameMixin(forms.ModelForm[User]):
 
     def save(self, commit: bool = True) -> User:
         user = self.instance
-        user.name_key = user_name_key(username=user.username, display_name=user.display_name)
+        user.name_key = user_name_key(display_name=user.display_name)
         return super().save(commit=commit)
 
 

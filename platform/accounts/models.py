@@ -13,10 +13,10 @@ from django.utils.translation import gettext_lazy as _
 from accounts.names import name_key
 
 
-def user_name_key(*, username: str, display_name: str) -> str:
-    """The key of the name a player is shown by at the tables: the display name, or the
-    username where there is none (``accounts.names.name_key``)."""
-    return name_key(display_name or username)
+def user_name_key(*, display_name: str) -> str | None:
+    """The key of a display name (``accounts.names.name_key``), None for none. A player without
+    one is shown by their username; the forms compare those (``accounts.forms.name_taken``)."""
+    return name_key(display_name) if display_name else None
 
 
 class PlayerManager(UserManager["User"]):
@@ -24,12 +24,12 @@ class PlayerManager(UserManager["User"]):
 
     def create_user(self, username: str, email: str | None = None, password: str | None = None,
                     **extra_fields: Any) -> User:
-        extra_fields["name_key"] = user_name_key(username=username, display_name=extra_fields.get("display_name", ""))
+        extra_fields["name_key"] = user_name_key(display_name=extra_fields.get("display_name", ""))
         return super().create_user(username, email, password, **extra_fields)
 
     def create_superuser(self, username: str, email: str | None = None, password: str | None = None,
                          **extra_fields: Any) -> User:
-        extra_fields["name_key"] = user_name_key(username=username, display_name=extra_fields.get("display_name", ""))
+        extra_fields["name_key"] = user_name_key(display_name=extra_fields.get("display_name", ""))
         return super().create_superuser(username, email, password, **extra_fields)
 
 
@@ -40,9 +40,9 @@ class User(AbstractUser):
     language = models.CharField(
         _("language"), max_length=10, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
     )
-    # user_name_key of the name shown at the tables, unique: the database itself refuses a second
-    # player whose name reads the same (case, width, look-alike letters aside). Written by the
-    # forms, the admin and create_user; empty (NULL) only for rows written around them.
+    # user_name_key of the display name, unique: the database itself refuses a second player whose
+    # display name reads the same (case, width, look-alike letters aside). Written by the forms,
+    # the admin and create_user; NULL without a display name, or for rows written around them.
     name_key = models.TextField(_("name key"), null=True, blank=True, unique=True, editable=False,
                                 error_messages={"unique": _("This name is already used by another player.")})
 

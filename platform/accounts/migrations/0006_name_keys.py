@@ -1,7 +1,6 @@
-"""Every account's name key (``accounts.models.user_name_key``: the key of the display name, or of
-the username where there is none). Of accounts whose names then read the same, the oldest keeps
-its name; the others are shown by their name with " 2", " 3"… as a display name. The key's
-unique column replaces the lower-cased display name's unique index."""
+"""Every display name's key (``accounts.models.user_name_key``). Of display names that then read
+the same, the oldest account's keeps it; the others get " 2", " 3"… The key's unique column
+replaces the lower-cased display name's unique index."""
 
 from django.db import migrations
 
@@ -13,8 +12,8 @@ MAX = 40
 def name_keys(apps, schema_editor):
     User = apps.get_model("accounts", "User")
     taken = set()
-    for user in User.objects.order_by("pk").only("pk", "username", "display_name"):
-        shown = user.display_name or user.username
+    for user in User.objects.exclude(display_name="").order_by("pk").only("pk", "display_name"):
+        shown = user.display_name
         candidate, n = shown, 1
         while name_key(candidate) in taken:
             n += 1
