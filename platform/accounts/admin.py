@@ -10,6 +10,7 @@ from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from accounts.forms import StaffUserForm
 from accounts.models import Footprint, LoginThrottle, User, user_name_key
 from accounts.selectors import accounts_linked
 from accounts.services import login_throttle_reset
@@ -17,6 +18,7 @@ from accounts.services import login_throttle_reset
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
+    form = StaffUserForm
     fieldsets = (
         *(BaseUserAdmin.fieldsets or ()),
         (_("Profile"), {"fields": ("display_name", "language")}),

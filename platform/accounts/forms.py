@@ -1,7 +1,7 @@
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import UserChangeForm, UserCreationForm
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
@@ -23,20 +23,24 @@ def name_taken(name: str, *, exclude_pk: int | None = None) -> bool:
     )
 
 
+def display_name_checked(raw: str, *, user: User) -> str:
+    """``raw`` cleaned for ``user``'s display name, or a ValidationError saying why it may not be."""
+    problem = name_problem(raw)
+    if problem:
+        raise forms.ValidationError(problem, code="display_name_refused")
+    name = name_clean(raw)
+    if name and name_taken(name, exclude_pk=user.pk):
+        raise forms.ValidationError(NAME_TAKEN, code="display_name_taken")
+    return name
+
+
 class DisplayNameMixin(forms.ModelForm[User]):
     """Display names are stored cleaned (NFKC, trimmed), refused when they hide characters or mix
     look-alike scripts, and must not read as another player's name; the account's name key is
     saved with it (the database refuses a taken one, ``User.name_key``)."""
 
     def clean_display_name(self) -> str:
-        raw = self.cleaned_data.get("display_name") or ""
-        problem = name_problem(raw)
-        if problem:
-            raise forms.ValidationError(problem, code="display_name_refused")
-        name = name_clean(raw)
-        if name and name_taken(name, exclude_pk=self.instance.pk):
-            raise forms.ValidationError(NAME_TAKEN, code="display_name_taken")
-        return name
+        return display_name_checked(self.cleaned_data.get("display_name") or "", user=self.instance)
 
     def save(self, commit: bool = True) -> User:
         user = self.instance
@@ -73,3 +77,14 @@ class ProfileForm(DisplayNameMixin):
                 name_clean(self.instance.username), exclude_pk=self.instance.pk):
             self.add_error("display_name", forms.ValidationError(NAME_TAKEN, code="display_name_taken"))
         return data
+
+
+class StaffUserForm(UserChangeForm[User]):
+    """The admin's change form: a display name staff set passes the players' checks."""
+
+    class Meta(UserChangeForm.Meta):  # type: ignore[name-defined]  # inherited at run time; the stubs omit it
+        model = User
+        fields = "__all__"
+
+    def clean_display_name(self) -> str:
+        return display_name_checked(self.cleaned_data.get("display_name") or "", user=self.instance)

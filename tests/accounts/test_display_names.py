@@ -160,3 +160,24 @@ def test_ten_concurrent_sign_ups_of_one_name_make_one_account_and_nine_clear_err
     assert sorted(status for status, _page in results) == [200] * 9 + [302]
     assert all("This name is already used by another player." in page for status, page in results if status == 200)
     assert User.objects.filter(name_key="twin").count() == 1
+
+
+@pytest.mark.django_db
+def test_staff_setting_a_taken_name_in_admin_get_the_forms_error_not_a_server_error(client: Client, make_user) -> None:
+    make_user("alice-1", display_name="Alice")
+    other = make_user("mei", display_name="Mei")
+    client.force_login(User.objects.create_superuser(username="boss", password="x" * 12, language="en"))
+    url = reverse("admin:accounts_user_change", args=[other.pk])
+    page = client.get(url)
+    form = page.context["adminform"].form
+    data = {k: v for k, v in form.initial.items() if v is not None and not isinstance(v, (list, tuple))}
+    data.update(username="mei", display_name="АLICE", language="en", date_joined_0="2026-01-01",
+                date_joined_1="00:00:00")
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "A name may not mix Latin, Cyrillic and Greek letters." in response.content.decode()
+    data["display_name"] = "ALICE"
+    assert "This name is already used by another player." in client.post(url, data).content.decode()
+    data["display_name"] = "Mei Lin"
+    assert client.post(url, data).status_code == 302
+    assert User.objects.get(pk=other.pk).name_key == "mei lin"
