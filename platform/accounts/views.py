@@ -88,8 +88,8 @@ def _welcome_message(footprint: Footprint, user: User) -> str:
     if footprint.welcome == Footprint.Welcome.OFF:
         return _("Welcome! Your account is ready.")
     if footprint.welcome == Footprint.Welcome.LINKED:
-        return _("Welcome! Your account is ready. It gets no welcome coins: an account signed up in "
-                 "this browser or network is self-excluded or banned.")
+        # Not why: the linked account may be another person's on a shared network.
+        return _("Welcome! Your account is ready. No welcome coins come with it; our staff can tell you why.")
     return _("Welcome! Your account is ready. It gets no welcome coins: they are given to a limited number "
              "of new accounts per browser and per network.")
 
