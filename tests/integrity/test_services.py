@@ -80,8 +80,19 @@ def test_a_farm_of_three_feeding_a_collector_is_flagged_within_thirty_hands_and_
     assert flag.receiver == collector and flag.payers == 3 and flag.paid == 0
     assert flag.net >= settings.GRANT_FLOW_MIN_COINS and flag.hands >= settings.GRANT_FLOW_HANDS
     assert not GrantFlowFlag.objects.filter(receiver__in=honest).exists()
-    assert GrantFlow.objects.filter(receiver__in=honest).exists()  # their hands were looked at
-    print(f"farm flagged after {flagged_after} hands, net {flag.net} from {flag.payers} payers")
+    shares = [_one_sided_percent(user) for user in honest]  # their hands were looked at, and judged
+    assert all(share < settings.GRANT_FLOW_ONE_SIDED_PERCENT for share in shares), shares
+    print(f"farm flagged after {flagged_after} hands, net {flag.net} from {flag.payers} payers; "
+          f"honest newcomers' one-sided shares {shares} %")
+
+
+def _one_sided_percent(user: Any) -> int:
+    """What the welcome-coins signal weighs: net received from grant-funded players, in % of the
+    coins moved between them either way."""
+    received = sum(GrantFlow.objects.filter(receiver=user, payer_funded=True).values_list("amount", flat=True))
+    paid = sum(GrantFlow.objects.filter(payer=user, receiver_funded=True).values_list("amount", flat=True))
+    assert received + paid > 0
+    return (received - paid) * 100 // (received + paid)
 
 
 @pytest.mark.django_db
