@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse_lazy
 from django.utils import timezone, translation
@@ -51,17 +51,18 @@ class SignUpView(CreateView):
         signed in and keeps the language they chose. A limit, or a name another sign-up took a
         moment before, is an error on the form and nothing is made."""
         address, browser, now = get_client_ip(self.request), browser_of(self.request), timezone.now()
+        user = self.object = form.save(commit=False)  # the password hashed before sign-ups queue
         try:
             with transaction.atomic():
                 signup_check(address=address, browser=browser, now=now)
-                response = super().form_valid(form)
-                footprint = signup_welcome(user=form.instance, address=address, browser=browser, now=now)
+                user.save()
+                footprint = signup_welcome(user=user, address=address, browser=browser, now=now)
         except SignUpRefused as refused:
             form.add_error(None, refused.localized())
             return self.form_invalid(form)
         except IntegrityError as error:
             return self._name_taken(form, error)
-        user = form.instance
+        response = HttpResponseRedirect(self.get_success_url())
         login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
         with translation.override(user.language):
             messages.success(self.request, _welcome_message(footprint, user))
