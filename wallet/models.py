@@ -162,6 +162,14 @@ class Entry(models.Model):
 WELCOME_COINS_DEFAULT = 300_000
 
 
+#: The idempotency key of a player's welcome grant is this and the player's id: one per player.
+WELCOME_KEY_PREFIX = "welcome:"
+
+
+def welcome_key(user_id: int) -> str:
+    return f"{WELCOME_KEY_PREFIX}{user_id}"
+
+
 class WelcomeGrant(models.Model):
     """The coins every new player is given at sign-up (one row, edited by staff in admin; 0
     gives nothing). Posted by :func:`wallet.services.wallet_welcome` as a ``grant``."""

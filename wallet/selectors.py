@@ -4,13 +4,14 @@ columns; house balances are sums of their append-only entries."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 
-from django.db.models import OuterRef, QuerySet, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import CharField, Exists, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Cast, Coalesce, Concat
 from django.utils import timezone
 
 from accounts.models import User
-from wallet.models import Account, AccountKind, Entry, House
+from wallet.models import WELCOME_KEY_PREFIX, Account, AccountKind, Entry, House, LedgerTransaction, TransactionKind
 
 
 def wallet_balance(*, user: User) -> int:
@@ -77,3 +78,12 @@ def house_balances() -> dict[str, int]:
     """Each house account's balance (the sum of its entries); ``issuance`` is minus the coins issued."""
     sums = dict(Entry.objects.exclude(house="").values_list("house").annotate(total=Sum("amount")).order_by())
     return {name: int(sums.get(name) or 0) for name in House.values}
+
+
+def welcome_funded(*, user_ids: Iterable[int], joined_since: dt.datetime) -> set[int]:
+    """Which of ``user_ids`` joined at or after ``joined_since`` and were given welcome coins
+    (``wallet.services.wallet_welcome``): one statement, the grant found by its idempotency key."""
+    key = Concat(Value(WELCOME_KEY_PREFIX), Cast(OuterRef("pk"), output_field=CharField()))
+    granted = Exists(LedgerTransaction.objects.filter(kind=TransactionKind.GRANT, idempotency_key=key))
+    users = User.objects.filter(granted, pk__in=list(user_ids), date_joined__gte=joined_since)
+    return set(users.values_list("pk", flat=True))

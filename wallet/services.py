@@ -26,7 +26,7 @@ from wallet.errors import (
     TransactionNotFound,
     UnbalancedTransaction,
 )
-from wallet.models import House, LedgerTransaction, TransactionKind, WelcomeGrant
+from wallet.models import House, LedgerTransaction, TransactionKind, WelcomeGrant, welcome_key
 from wallet.posting import AccountKey, Leg, Posting, ledger_post
 
 ISSUANCE = AccountKey.house(House.ISSUANCE)
@@ -77,7 +77,7 @@ def wallet_welcome(*, user: User) -> LedgerTransaction | None:
     amount = WelcomeGrant.current().amount
     if amount <= 0:
         return None
-    return wallet_grant(user=user, amount=amount, idempotency_key=f"welcome:{user.pk}", actor=None,
+    return wallet_grant(user=user, amount=amount, idempotency_key=welcome_key(user.pk), actor=None,
                         reference=WELCOME_REFERENCE)
 
 

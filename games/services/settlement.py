@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from integrity.services import hand_grant_flows_record
 
 from config import metrics
 from config.rows import execute
@@ -61,6 +62,7 @@ def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
         hand.status = Hand.Status.SETTLED
         hand.ledger_transaction_id = tx.pk
         table_seats_moved(table, deltas)
+        hand_grant_flows_record(hand_id=hand.pk, deltas=deltas)
     hand.finished_at = timezone.now()
     hand.result = result
     hand.deadline = None

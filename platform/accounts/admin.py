@@ -1,19 +1,60 @@
+from typing import Any
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import LoginThrottle, User
+from accounts.forms import StaffUserForm
+from accounts.models import Footprint, LoginThrottle, User, user_name_key
+from accounts.selectors import accounts_linked
 from accounts.services import login_throttle_reset
 
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
-    fieldsets = (*(BaseUserAdmin.fieldsets or ()), (_("Profile"), {"fields": ("display_name", "language")}))
+    form = StaffUserForm
+    fieldsets = (
+        *(BaseUserAdmin.fieldsets or ()),
+        (_("Profile"), {"fields": ("display_name", "language")}),
+        (_("Sign-up"), {"fields": ("signed_up_from", "linked_accounts")}),
+    )
+    readonly_fields = ("signed_up_from", "linked_accounts")
     list_display = ("username", "display_name", "language", "is_staff", "is_active", "date_joined")
     list_filter = ("is_staff", "is_superuser", "is_active", "groups", "language")
     search_fields = ("username", "display_name", "email")
+
+    def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
+        """Staff editing a display name keep its name key with it (``User.name_key``)."""
+        obj.name_key = user_name_key(display_name=obj.display_name)
+        super().save_model(request, obj, form, change)
+
+    @admin.display(description=_("signed up from"))
+    def signed_up_from(self, obj: User) -> str:
+        footprint = Footprint.objects.filter(user=obj).first()
+        if footprint is None:
+            return "—"
+        return _("address %(address)s, browser %(browser)s; welcome coins: %(welcome)s") % {
+            "address": footprint.address, "browser": footprint.browser[:8] or "—",
+            "welcome": footprint.get_welcome_display()}
+
+    @admin.display(description=_("linked accounts"))
+    def linked_accounts(self, obj: User) -> str:
+        """Accounts signed up in the same browser or from the same address, and why."""
+        now = timezone.now()
+        links = accounts_linked(user=obj)
+        if not links:
+            return str(_("None."))
+        return format_html_join(
+            mark_safe("<br>"), '<a href="{}">{}</a> ({})',  # noqa: S308 - a constant separator
+            ((reverse("admin:accounts_user_change", args=[link.user.pk]), link.user.username, link.why(now))
+             for link in links),
+        )
 
 
 @admin.register(LoginThrottle)

@@ -1,11 +1,18 @@
-"""Reads of the accounts app."""
+"""Reads of the accounts app: the log-in lock of a username, and the accounts linked to another
+by their sign-up footprints."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
-from accounts.models import LoginThrottle
+from django.conf import settings
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from accounts.models import Footprint, LoginThrottle, User
 from accounts.names import name_key
+from config.client_ip import UNKNOWN
 
 
 def login_username_locked_until(*, username: str, now: datetime) -> datetime | None:
@@ -16,3 +23,68 @@ def login_username_locked_until(*, username: str, now: datetime) -> datetime | N
         .first()
     )
     return until
+
+
+@dataclass(frozen=True)
+class Linked:
+    """Another account sharing a sign-up browser or address, and whether it may play."""
+
+    user: User
+    same_browser: bool
+    same_address: bool
+    excluded_until: datetime | None
+
+    @property
+    def banned(self) -> bool:
+        return not self.user.is_active
+
+    def excluded(self, now: datetime) -> bool:
+        return self.excluded_until is not None and self.excluded_until > now
+
+    def restricted(self, now: datetime) -> bool:
+        """Banned or self-excluded at ``now``: a new account linked to it gets no welcome coins."""
+        return self.banned or self.excluded(now)
+
+    def why(self, now: datetime) -> str:
+        """Why the accounts are linked, and what the other one is, for staff."""
+        reasons = [text for flag, text in ((self.same_browser, _("same browser")),
+                                           (self.same_address, _("same address"))) if flag]
+        if self.banned:
+            reasons.append(_("banned"))
+        if self.excluded(now):
+            reasons.append(_("self-excluded"))
+        return ", ".join(reasons)
+
+
+def footprints_linked(*, address: str, browser: str, at: datetime, exclude_user_id: int | None = None) -> list[Linked]:
+    """The accounts signed up in ``browser`` (ever) or from ``address`` (within
+    ``LINK_ADDRESS_DAYS`` of ``at``), oldest first."""
+    days = timedelta(days=settings.LINK_ADDRESS_DAYS)
+    match = Q(address=address, created_at__gte=at - days, created_at__lte=at + days) if address != UNKNOWN else Q()
+    if browser:
+        match = match | Q(browser=browser) if match else Q(browser=browser)
+    if not match:
+        return []
+    rows = Footprint.objects.filter(match).select_related("user", "user__play_limits").order_by("created_at", "pk")
+    if exclude_user_id is not None:
+        rows = rows.exclude(user_id=exclude_user_id)
+    return [
+        Linked(user=row.user, same_browser=bool(browser) and row.browser == browser,
+               same_address=row.address == address and address != UNKNOWN,
+               excluded_until=_excluded_until(row.user))
+        for row in rows
+    ]
+
+
+def _excluded_until(user: User) -> datetime | None:
+    limits = getattr(user, "play_limits", None)
+    return limits.excluded_until if limits is not None else None
+
+
+def accounts_linked(*, user: User) -> list[Linked]:
+    """The accounts linked to ``user`` by its sign-up footprint (none without one)."""
+    footprint = Footprint.objects.filter(user=user).first()
+    if footprint is None:
+        return []
+    return footprints_linked(address=footprint.address, browser=footprint.browser, at=footprint.created_at,
+                             exclude_user_id=user.pk)

@@ -9,6 +9,8 @@
 * **The pair's test** — under honest play a pair's per-hand flow has mean 0, so
   ``z = sum(flow) / sqrt(sum(flow²))`` (the self-normalised sum) is about standard normal; a
   pair with at least :data:`MIN_HANDS` hands and ``|z| >= Z_FLAG`` is flagged.
+* **Welcome coins passed on** — the players the settlement flagged (``integrity.services``),
+  read as recorded.
 * **Players** — per player and stake level: hands, fouls (seats the record's ``result.fouled``
   marks) and hands with an automatic move (``games.HandAction.auto`` on the seat), beside the
   stake level's rates, with the binomial z of the player's count against the level's rate.
@@ -23,12 +25,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
 from accounts.models import User
 from games.models import HandAction
 from history.models import HandRecord, HandRecordSeat
+from integrity.models import GrantFlowFlag
 from tables.models import StakeLevel
 
 #: A pair is judged only after this many hands together.
@@ -210,3 +214,17 @@ def player_signals(*, days: int | None = None, min_hands: int = 1) -> list[Playe
                 for uid, name, lvl, n, f, au, fr, ar in cur.fetchall()]
     rows.sort(key=lambda r: (not r.marked, -max(r.foul_z, r.auto_z), r.name))
     return rows
+
+
+def grant_flow_flags(*, days: int | None = None) -> list[GrantFlowFlag]:
+    """The players flagged for receiving welcome coins (recorded as hands settle,
+    ``integrity.services``), newest first; ``days`` keeps those flagged or updated since."""
+    flags = GrantFlowFlag.objects.select_related("receiver").order_by("-flagged_at", "-pk")
+    return list(flags.filter(updated_at__gte=_since(days))[:500])
+
+
+def grant_flow_rule() -> dict[str, int]:
+    """The thresholds the welcome-coins signal applies (settings), for its page."""
+    return {"account_days": settings.GRANT_FLOW_ACCOUNT_DAYS, "window_days": settings.GRANT_FLOW_WINDOW_DAYS,
+            "hands": settings.GRANT_FLOW_HANDS, "min_coins": settings.GRANT_FLOW_MIN_COINS,
+            "percent": settings.GRANT_FLOW_ONE_SIDED_PERCENT}

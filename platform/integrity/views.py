@@ -46,6 +46,13 @@ def players_view(request: HttpRequest) -> HttpResponse:
     return TemplateResponse(request, "admin/integrity/players.html", context)
 
 
+def grant_flows_view(request: HttpRequest) -> HttpResponse:
+    context = _context(request, _("Integrity: welcome coins passed on"))
+    context["flags"] = selectors.grant_flow_flags(days=context["days"])
+    context["rule"] = selectors.grant_flow_rule()
+    return TemplateResponse(request, "admin/integrity/grant_flows.html", context)
+
+
 def pair_view(request: HttpRequest, a: int, b: int) -> HttpResponse:
     context = _context(request, _("Integrity: hands of a pair"))
     users = {u.pk: u.username for u in User.objects.filter(pk__in=(a, b))}

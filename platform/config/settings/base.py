@@ -91,6 +91,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
+    "accounts.middleware.BrowserCookieMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
@@ -235,6 +236,34 @@ AXES_CLIENT_IP_CALLABLE = "config.client_ip.get_client_ip"
 LOGIN_USERNAME_FAILURE_LIMIT = env.int("LOGIN_USERNAME_FAILURE_LIMIT", default=20)
 LOGIN_USERNAME_WINDOW_MINUTES = env.int("LOGIN_USERNAME_WINDOW_MINUTES", default=15)
 LOGIN_USERNAME_COOLOFF_MINUTES = env.int("LOGIN_USERNAME_COOLOFF_MINUTES", default=15)
+
+# Sign-up and welcome limits (accounts.services, docs/SECURITY.md "Sign-ups"). An address is
+# config.client_ip's; a browser is the site's signed cookie BROWSER_COOKIE_NAME. Within
+# SIGNUP_WINDOW_HOURS an address may make SIGNUP_PER_ADDRESS accounts and a browser
+# SIGNUP_PER_BROWSER; within WELCOME_WINDOW_DAYS an address earns WELCOME_PER_ADDRESS welcome
+# grants and a browser WELCOME_PER_BROWSER (later accounts are made without welcome coins).
+# A new account sharing a browser, or an address within LINK_ADDRESS_DAYS, with a self-excluded or
+# banned one gets no welcome coins.
+SIGNUP_PER_ADDRESS = env.int("SIGNUP_PER_ADDRESS", default=5)
+SIGNUP_PER_BROWSER = env.int("SIGNUP_PER_BROWSER", default=2)
+SIGNUP_WINDOW_HOURS = env.int("SIGNUP_WINDOW_HOURS", default=24)
+WELCOME_PER_ADDRESS = env.int("WELCOME_PER_ADDRESS", default=2)
+WELCOME_PER_BROWSER = env.int("WELCOME_PER_BROWSER", default=1)
+WELCOME_WINDOW_DAYS = env.int("WELCOME_WINDOW_DAYS", default=30)
+LINK_ADDRESS_DAYS = env.int("LINK_ADDRESS_DAYS", default=30)
+BROWSER_COOKIE_NAME = "ct_browser"
+BROWSER_COOKIE_DAYS = 3650
+
+# Welcome coins passed on (integrity.services, docs/INTEGRITY.md "Welcome coins passed on"): an
+# account younger than GRANT_FLOW_ACCOUNT_DAYS that was given welcome coins is grant-funded;
+# a player is flagged once, within GRANT_FLOW_WINDOW_DAYS, at least GRANT_FLOW_HANDS hands with
+# grant-funded players brought them GRANT_FLOW_MIN_COINS net (minor units) and that net is at
+# least GRANT_FLOW_ONE_SIDED_PERCENT of the coins that moved between them either way.
+GRANT_FLOW_ACCOUNT_DAYS = env.int("GRANT_FLOW_ACCOUNT_DAYS", default=7)
+GRANT_FLOW_WINDOW_DAYS = env.int("GRANT_FLOW_WINDOW_DAYS", default=7)
+GRANT_FLOW_HANDS = env.int("GRANT_FLOW_HANDS", default=15)
+GRANT_FLOW_MIN_COINS = env.int("GRANT_FLOW_MIN_COINS", default=50_000)
+GRANT_FLOW_ONE_SIDED_PERCENT = env.int("GRANT_FLOW_ONE_SIDED_PERCENT", default=80)
 
 # Group names of the roles (accounts.roles).
 AUDITORS_GROUP = "auditors"

@@ -44,9 +44,10 @@ def action_budget() -> int:
 def settle_budget() -> int:
     """The settling action, whatever the game: the ledger posting (wallet.posting) and the hand's
     record (history.services) take two statements each on PostgreSQL (were 3 and 6), the hand is
-    saved with its last action, and the frames show the seats as the action read them, their
-    table money moved by the settlement: 9 (house tables 8) in all, were 17 or 18."""
-    return 9 if _on_postgres() else 18  # SQLite: the ledger and the record by the ORM
+    saved with its last action, the frames show the seats as the action read them, their
+    table money moved by the settlement, and one statement asks which players are grant-funded
+    for the welcome-coins signal (integrity.services): 10 (house tables 9) in all."""
+    return 10 if _on_postgres() else 19  # SQLite: the ledger and the record by the ORM
 
 
 def deal_budget() -> int:

@@ -1,4 +1,5 @@
-"""Writes of the accounts app: the per-username log-in throttle."""
+"""Writes of the accounts app: the per-username log-in throttle (here) and sign-ups
+(``accounts.services.signup``)."""
 
 from __future__ import annotations
 
