@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from accounts.models import LoginThrottle
+from accounts.models import LoginThrottle, User
 from accounts.names import name_key
 
 
@@ -16,3 +16,9 @@ def login_username_locked_until(*, username: str, now: datetime) -> datetime | N
         .first()
     )
     return until
+
+
+def account_active(*, user_id: int) -> bool:
+    """Whether the account may play (not banned), read fresh: a socket's user object is the
+    account as it was when the socket opened."""
+    return User.objects.filter(pk=user_id, is_active=True).exists()

@@ -22,10 +22,14 @@ class Limits:
     weekly: int | None
     reminder_minutes: int | None
     excluded_until: datetime | None
+    cooling_until: datetime | None
     pending: dict[str, PendingChange]
 
     def excluded(self, now: datetime) -> bool:
         return self.excluded_until is not None and self.excluded_until > now
+
+    def cooling(self, now: datetime) -> bool:
+        return self.cooling_until is not None and self.cooling_until > now
 
 
 def limits_current(*, user: User, now: datetime) -> Limits:
@@ -44,7 +48,8 @@ def limits_current(*, user: User, now: datetime) -> Limits:
     return Limits(
         daily=values[Setting.DAILY], weekly=values[Setting.WEEKLY],
         reminder_minutes=row.reminder_minutes if row else None,
-        excluded_until=row.excluded_until if row else None, pending=pending,
+        excluded_until=row.excluded_until if row else None, cooling_until=row.cooling_until if row else None,
+        pending=pending,
     )
 
 
@@ -70,3 +75,23 @@ def session_started(*, user: User) -> datetime | None:
     """When the player's current session began: the earliest sitting down among the seats they
     hold now (``None`` when they hold none)."""
     return Seat.objects.filter(user=user).order_by("joined_at").values_list("joined_at", flat=True).first()
+
+
+def play_barred(*, user_ids: list[int], now: datetime) -> dict[int, str]:
+    """The players among ``user_ids`` who may not be dealt in, sit down or top up at ``now``, each
+    with why: ``banned`` (the account deactivated), ``self_excluded`` or ``cooling_off``. One
+    query; read fresh, never from a user object a connection has held since it opened."""
+    if not user_ids:
+        return {}
+    rows = User.objects.filter(pk__in=user_ids).values_list(
+        "pk", "is_active", "play_limits__excluded_until", "play_limits__cooling_until"
+    )
+    barred: dict[int, str] = {}
+    for user_id, active, excluded_until, cooling_until in rows:
+        if not active:
+            barred[user_id] = "banned"
+        elif excluded_until is not None and excluded_until > now:
+            barred[user_id] = "self_excluded"
+        elif cooling_until is not None and cooling_until > now:
+            barred[user_id] = "cooling_off"
+    return barred
