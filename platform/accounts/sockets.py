@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
-from django.utils.translation import gettext_noop as N
+from django.utils.translation import gettext, gettext_noop
 
 #: The channel-layer message type of a stop (handled by a consumer's ``account_stop``).
 STOP_EVENT = "account.stop"
@@ -22,12 +21,14 @@ CLOSE_LOGGED_OUT = 4401
 
 #: Each reason play stops for, and what the player is told.
 STOP_MESSAGES: dict[str, str] = {
-    "banned": N("This account is banned."),
-    "logged_out": N("You logged out: log in again to play."),
-    "self_excluded": N("You have excluded yourself from play: your seats are left, and your table money "
-                       "goes back to your wallet."),
-    "cooling_off": N("You are taking a break from play: your seats are left, and your table money "
-                     "goes back to your wallet."),
+    "banned": gettext_noop("This account is banned."),
+    "logged_out": gettext_noop("You logged out: log in again to play."),
+    "self_excluded": gettext_noop(
+        "You have excluded yourself from play: your seats are left, and your table money goes back to your wallet."
+    ),
+    "cooling_off": gettext_noop(
+        "You are taking a break from play: your seats are left, and your table money goes back to your wallet."
+    ),
 }
 
 
