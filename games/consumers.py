@@ -191,7 +191,9 @@ class TableConsumer(LocalizedWebsocketConsumer):
         if message.type in ("join", "top_up") and not await in_seat_thread(
             session_holds_user, self.scope.get("session"), self.user_id
         ):
-            await self.account_stop({"reason": "logged_out"})
+            self.stopped = "logged_out"
+            await self._send({**stop_frame("logged_out"), "id": message.id})
+            await self.close(code=CLOSE_LOGGED_OUT)
             return False
         return True
 

@@ -66,6 +66,9 @@ class LobbyConsumer(LocalizedWebsocketConsumer):
     async def lobby_tables(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "tables", "tables": event["tables"]}))
 
+    async def table_notice(self, event: dict[str, Any]) -> None:
+        """A seat's notice, sent to its user's group: the table page shows it, the lobby need not."""
+
     async def account_stop(self, event: dict[str, Any]) -> None:
         """The player may no longer play (``accounts.sockets``): told why; after a log-out the
         socket closes."""
