@@ -29,7 +29,7 @@ from games.services.store import (
     table_seats_moved,
 )
 from history.services import hand_record_write
-from responsible.selectors import play_barred
+from responsible.selectors import player_barred
 from tables.models import Seat, Table
 from wallet import services as wallet
 
@@ -131,10 +131,12 @@ def _release_leavers(table: Table) -> None:
 
 
 def seats_barred_remove(table: Table, seats: list[tuple[Seat, int]]) -> int:
-    """Cash out the seats (each with its table money, read under the table's lock) whose player
-    may not play now — banned, self-excluded or cooling off — each told why; in the trio their
-    set ends there, as for a removal for lack of table money. Returns how many were removed."""
-    barred = play_barred(user_ids=[seat.user_id for seat, _money in seats], now=timezone.now())
+    """Cash out the seats (as ``store.seats_locked_with_money`` read them under the table's lock,
+    with their players' standing: no statement more) whose player may not play now — banned,
+    self-excluded or cooling off — each told why; in the trio their set ends there, as for a
+    removal for lack of table money. Returns how many were removed."""
+    now = timezone.now()
+    barred = {seat.user_id: reason for seat, _money in seats if (reason := player_barred(user=seat.user, now=now))}
     if not barred:
         return 0
     for seat, money in seats:

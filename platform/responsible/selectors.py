@@ -79,19 +79,23 @@ def session_started(*, user: User) -> datetime | None:
 
 def play_barred(*, user_ids: list[int], now: datetime) -> dict[int, str]:
     """The players among ``user_ids`` who may not be dealt in, sit down or top up at ``now``, each
-    with why: ``banned`` (the account deactivated), ``self_excluded`` or ``cooling_off``. One
-    query; read fresh, never from a user object a connection has held since it opened."""
-    if not user_ids:
-        return {}
-    rows = User.objects.filter(pk__in=user_ids).values_list(
-        "pk", "is_active", "play_limits__excluded_until", "play_limits__cooling_until"
-    )
-    barred: dict[int, str] = {}
-    for user_id, active, excluded_until, cooling_until in rows:
-        if not active:
-            barred[user_id] = "banned"
-        elif excluded_until is not None and excluded_until > now:
-            barred[user_id] = "self_excluded"
-        elif cooling_until is not None and cooling_until > now:
-            barred[user_id] = "cooling_off"
-    return barred
+    with why (:func:`player_barred`). One query, read fresh."""
+    users = User.objects.filter(pk__in=user_ids).select_related("play_limits")
+    return {user.pk: reason for user in users if (reason := player_barred(user=user, now=now)) is not None}
+
+
+def player_barred(*, user: User, now: datetime) -> str | None:
+    """Why the player may not be dealt in, sit down or top up at ``now``: ``banned`` (the account
+    deactivated), ``self_excluded`` or ``cooling_off``; None when they may. Reads the user as
+    loaded, its limits too where they were loaded with it (the deal's seats bring both, fresh,
+    in their one statement); a user object a connection has held since it opened is stale."""
+    if not user.is_active:
+        return "banned"
+    limits = getattr(user, "play_limits", None)  # the reverse one-to-one: None where no row exists
+    if limits is None:
+        return None
+    if limits.excluded_until is not None and limits.excluded_until > now:
+        return "self_excluded"
+    if limits.cooling_until is not None and limits.cooling_until > now:
+        return "cooling_off"
+    return None
