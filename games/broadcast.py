@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from accounts.sockets import stop_event, user_group
 from config.rows import json_text
 from games.groups import group_send
 from games.lobby import lobby_mark, lobby_mark_on
@@ -27,10 +28,6 @@ log = logging.getLogger(__name__)
 
 def table_group(table_id: int) -> str:
     return f"table.{table_id}"
-
-
-def user_group(user_id: int) -> str:
-    return f"user.{user_id}"
 
 
 def broadcast_table(table_id: int, held: Table | None = None) -> None:
@@ -72,3 +69,9 @@ def frames_event(table_id: int, private: dict[int, dict[str, Any]], public: dict
 def notify_user(user_id: int, table_id: int, notice: dict[str, Any]) -> None:
     """A one-off notice to one player (removed from a seat, and why)."""
     group_send((user_group(user_id), {"type": "table.notice", "table": table_id, "notice": notice}))
+
+
+def notify_stop(user_id: int, reason: str) -> None:
+    """Tell every open socket of the player, on every server, that play stopped and why
+    (``accounts.sockets``)."""
+    group_send((user_group(user_id), stop_event(reason)))

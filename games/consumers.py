@@ -2,7 +2,8 @@
 
 No frame closes the socket (docs/PROTOCOL.md): every message gets its answer or one ``error``
 frame, and ``receive`` catches whatever a service or a bug raises. The only closes are the
-documented ones: no such table (4404) and too many connections of the same user (4429).
+documented ones: no such table (4404), too many connections of the same user (4429) and the
+player logged out (4401, ``accounts.sockets``).
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from channels.consumer import get_handler_name
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from accounts.sockets import CLOSE_LOGGED_OUT, stop_frame, user_group
 from config import metrics
 from config.db_threads import in_db_thread, in_seat_thread
 from config.rows import json_text
-from config.websocket import LocalizedWebsocketConsumer
+from config.websocket import LocalizedWebsocketConsumer, session_holds_user
 from games import broadcast
 from games.frames import frame_for
 from games.groups import register_loop
@@ -62,6 +64,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
     counted: bool = False  # this connection was accepted and counts as open
     _authenticated: bool = False
     user_id: int | None = None  # the signed-in user's id, None for an anonymous spectator
+    stopped: str | None = None  # why the player may no longer play, once told (accounts.sockets)
 
     async def connect(self) -> None:
         register_loop(asyncio.get_running_loop())
@@ -86,7 +89,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
         if self.user_id is None:
             await self._send_snapshot()
             return
-        await self.channel_layer.group_add(broadcast.user_group(self.user_id), self.channel_name)
+        await self.channel_layer.group_add(user_group(self.user_id), self.channel_name)
         # the first heartbeat; a new connection may be a seat marked away coming back: the
         # snapshot's own rows show it
         from games.services.presence import seat_opened_async
@@ -106,7 +109,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
             await connection_release_async(user_id=self.user_id, channel=self.channel_name)
         await self.channel_layer.group_discard(broadcast.table_group(self.table_id), self.channel_name)
         if self.user_id is not None:
-            await self.channel_layer.group_discard(broadcast.user_group(self.user_id), self.channel_name)
+            await self.channel_layer.group_discard(user_group(self.user_id), self.channel_name)
 
     # --- the per-user connection limit ---------------------------------------------------------
     async def _claim_slot(self) -> bool:
@@ -175,7 +178,24 @@ class TableConsumer(LocalizedWebsocketConsumer):
         if not self._authenticated:
             await self._error(message.id, "login_required", _("Log in to play."))
             return
+        if not await self._may_play(message):
+            return
         await self._call(message)
+
+    async def _may_play(self, message: Message) -> bool:
+        """After a stop only leaving is answered; a join or top-up also needs the socket's session
+        to be signed in still (a log-out the stop's message has not reached yet)."""
+        if self.stopped is not None and message.type != "leave":
+            await self._send({**stop_frame(self.stopped), "id": message.id})
+            return False
+        if message.type in ("join", "top_up") and not await in_seat_thread(
+            session_holds_user, self.scope.get("session"), self.user_id
+        ):
+            self.stopped = "logged_out"
+            await self._send({**stop_frame("logged_out"), "id": message.id})
+            await self.close(code=CLOSE_LOGGED_OUT)
+            return False
+        return True
 
     async def _ping(self) -> None:
         """The heartbeat, and the slot's refresh when due in the same Redis round trip (a slot
@@ -270,6 +290,16 @@ class TableConsumer(LocalizedWebsocketConsumer):
             self.away = away
         self.version = event["version"]
         await self._send_text(text)
+
+    async def account_stop(self, event: dict[str, Any]) -> None:
+        """The player may no longer play (banned, logged out, self-excluded, cooling off): told
+        why, in the socket's language; after a log-out the socket closes."""
+        if self.user_id is None:
+            return
+        self.stopped = event["reason"]
+        await self._send(stop_frame(event["reason"]))
+        if event["reason"] == "logged_out":
+            await self.close(code=CLOSE_LOGGED_OUT)
 
     async def table_notice(self, event: dict[str, Any]) -> None:
         """A notice to this user (a seat removed, and why). No snapshot with it: every removal is

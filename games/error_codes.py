@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_noop as N
 
+from accounts.sockets import STOP_MESSAGES
 from wallet.errors import (
     AlreadyReversed,
     BelowMinimumBuyIn,
@@ -77,7 +78,9 @@ ERRORS: dict[str, tuple[str, ...]] = {
     "closed": (N("This table is closed."),),
     "leaving": (N("You are leaving this table."),),
     "banned": (N("This account is banned."),),
-    "self_excluded": (N("You have excluded yourself from play until %(until)s."),),
+    "self_excluded": (N("You have excluded yourself from play until %(until)s."), STOP_MESSAGES["self_excluded"]),
+    "cooling_off": (N("You are taking a break from play until %(until)s."), STOP_MESSAGES["cooling_off"]),
+    "logged_out": (STOP_MESSAGES["logged_out"],),
     "loss_limit": (
         N("This would take your losses of the last 24 hours past your daily limit of %(limit)s coins "
           "(%(left)s left)."),

@@ -34,7 +34,7 @@ from games.engine.errors import EngineError
 from games.engine.protocol import Voidable
 from games.models import Hand, HandAction
 from games.services.errors import NoActiveHand, NotSeated, PlayError
-from games.services.settlement import hand_settle, hand_void_settle, seat_remove
+from games.services.settlement import hand_settle, hand_void_settle, seat_remove, seats_barred_remove
 from games.services.store import (
     action_log,
     epoch_to_dt,
@@ -129,7 +129,8 @@ def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Ha
 
     1. Lock the table and seats; do nothing while a hand is in play, or when a timer that
        expected ``hands_played`` hands finds another hand was dealt since it was set.
-    2. Remove seats that are leaving, and seats below the minimum table money (told why).
+    2. Remove the seats of players who may not play now (banned, self-excluded, cooling off),
+       and seats below the minimum table money (told why).
     3. With enough players, ask the engine for a new hand from a fresh server seed.
     """
     table = table_lock(table_id)
@@ -139,6 +140,10 @@ def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Ha
         return None
     level = table.stake_level
     locked = seats_locked_with_money(table)
+    if seats_barred_remove(table, locked):  # banned, self-excluded or cooling off: never dealt in
+        table_touch(table)
+        hand_start_after_commit(table.pk, 0, pause=False)  # the players left may still be enough
+        return None
     dealt = [(s, money) for s, money in locked if _dealt_in(table, s)]
     low, high = player_limits(level)
     if len(dealt) < low:

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.selectors import account_active
 from games.adapters import player_limits, presence_matters, set_running
 from games.presence import presence_start
 from games.services.errors import NotSeated, PlayError, TableFull
@@ -35,6 +36,13 @@ from wallet import selectors as wallet_selectors
 from wallet import services as wallet
 
 
+def _active_check(user: User) -> None:
+    """Refuse a banned player, read after the table lock (a ban committed before the lock is
+    seen); self-exclusion and cool-off are ``stake_check``'s."""
+    if not account_active(user_id=user.pk):
+        raise PlayError(_("This account is banned."), code="banned")
+
+
 def _in_hand(table: Table, user: User) -> bool:
     hand = hand_active_locked(table)
     return hand is not None and hand.seat_of(user.pk) is not None
@@ -48,11 +56,10 @@ def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_i
     2. Move ``buy_in`` from the wallet to this seat's table money (idempotent on the request).
     3. Create the seat, bump the version; the broadcast and the next deal follow the commit.
     """
-    if not user.is_active:
-        raise PlayError(_("This account is banned."), code="banned")
     table = table_lock(table_id)
     if table.status != Table.Status.OPEN:
         raise PlayError(_("This table is closed."), code="closed")
+    _active_check(user)
     seats = seats_locked(table)
     if any(s.user_id == user.pk for s in seats):
         raise PlayError(_("You are already seated at this table."), code="already_seated")
@@ -102,6 +109,7 @@ def seat_top_up(*, table_id: int, user: User, amount: int, request_id: str) -> i
     if table.status != Table.Status.OPEN:
         raise PlayError(_("This table is closed."), code="closed")
     _my_seat(table, user)
+    _active_check(user)
     if _in_hand(table, user):
         raise PlayError(_("You can top up between hands."), code="in_hand")
     stake_check(user=user, amount=amount)  # the player's own loss limits and self-exclusion

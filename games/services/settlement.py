@@ -16,7 +16,7 @@ from integrity.services import hand_grant_flows_record
 
 from config import metrics
 from config.rows import execute
-from games.adapters import engine, house_lines, set_running
+from games.adapters import carry_after_removal, engine, house_lines, set_running
 from games.broadcast import notify_user
 from games.models import Hand
 from games.services.sql import statements
@@ -30,6 +30,7 @@ from games.services.store import (
     table_seats_moved,
 )
 from history.services import hand_record_write
+from responsible.selectors import player_barred
 from tables.models import Seat, Table
 from wallet import services as wallet
 
@@ -109,8 +110,9 @@ def _deltas(hand: Hand, result: dict[str, Any]) -> dict[int, int]:
 
 
 def _release_leavers(table: Table) -> None:
-    """Cash out the seats that asked to leave (unless bound to a running set), or at a closed
-    table every seat: no hand is dealt there again."""
+    """Cash out the seats that asked to leave (unless bound to a running set, and then still
+    if their player may no longer play), or at a closed table every seat: no hand is dealt
+    there again."""
     if table.status == Table.Status.CLOSED:
         for seat, money in seats_locked_with_money(table):
             seat_remove(table=table, seat=seat, reason="table_closed", money=money)
@@ -118,9 +120,36 @@ def _release_leavers(table: Table) -> None:
     if not seats_leaving(table):
         return
     game = table.stake_level.game
+    bound = []
     for seat, money in seats_locked_with_money(table):
-        if seat.status == Seat.Status.LEAVING and not set_running(game, table.carry, seat.user_id):
+        if seat.status != Seat.Status.LEAVING:
+            continue
+        if set_running(game, table.carry, seat.user_id):
+            bound.append((seat, money))
+        else:
             seat_remove(table=table, seat=seat, reason="left", money=money)
+    if bound:
+        seats_barred_remove(table, bound)
+
+
+def seats_barred_remove(table: Table, seats: list[tuple[Seat, int]]) -> int:
+    """Cash out the seats (as ``store.seats_locked_with_money`` read them under the table's lock,
+    with their players' standing: no statement more) whose player may not play now — banned,
+    self-excluded or cooling off — each told why; in the trio their set ends there, as for a
+    removal for lack of table money. Returns how many were removed."""
+    now = timezone.now()
+    barred = {seat.user_id: reason for seat, _money in seats if (reason := player_barred(user=seat.user, now=now))}
+    if not barred:
+        return 0
+    for seat, money in seats:
+        if seat.user_id in barred:
+            seat_remove(table=table, seat=seat, reason=barred[seat.user_id], money=money)
+    if table.carry:
+        kept = carry_after_removal(table.stake_level.game, table.carry)
+        if kept != table.carry:
+            table.carry = kept
+            table_save(table, ("carry",))
+    return len(barred)
 
 
 def seat_remove(*, table: Table, seat: Seat, reason: str, money: int) -> int:

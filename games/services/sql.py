@@ -18,19 +18,24 @@ from django.db import connection
 from accounts.models import User
 from config.rows import Compiled, Rows, quote
 from games.models import ClientRequest, Hand, HandAction
+from responsible.models import PlayLimits
 from tables.models import Seat, StakeLevel, Table
 from wallet.selectors import table_money_column
 
 TABLE, LEVEL, HAND, SEAT, USER = Rows(Table), Rows(StakeLevel), Rows(Hand), Rows(Seat), Rows(User)
+#: What a deal asks of a player's limits: whether a self-exclusion or a cool-off runs.
+BREAKS = Rows(PlayLimits, ("user", "excluded_until", "cooling_until"))
 FRAME_SEAT_FIELDS = ("index", "user_id", "table_id", "status", "disconnected", "user__display_name",
                      "user__username", "table_money")
 
-#: A table's seats in order, each with its player and its table money, the seat rows locked.
+#: A table's seats in order, each with its player, the player's breaks from play and its table
+#: money, the seat rows locked.
 SEATS_LOCKED = Compiled(
     lambda table_id, table_ref: (
         Seat.objects.select_for_update(of=("self",)).filter(table_id=table_id).order_by("index")
         .annotate(table_money=table_money_column(table_ref=table_ref))
-        .values_list(*SEAT.attnames, *(f"user__{name}" for name in USER.attnames), "table_money")
+        .values_list(*SEAT.attnames, *(f"user__{name}" for name in USER.attnames),
+                     *(f"user__play_limits__{f.name}" for f in BREAKS.fields), "table_money")
     ),
     table_id=-7_340_011, table_ref="\x00table-ref",
 )

@@ -24,6 +24,7 @@ from games.adapters import engine
 from games.broadcast import broadcast_table
 from games.models import Clock, Hand, HandAction
 from games.services.sql import (
+    BREAKS,
     FRAME_SEAT_FIELDS,
     HAND,
     LEVEL,
@@ -172,11 +173,14 @@ def seats_locked(table: Table) -> list[Seat]:
 
 
 def seats_locked_with_money(table: Table) -> list[tuple[Seat, int]]:
-    """:func:`seats_locked`, each seat with its player's table money, in one statement."""
+    """:func:`seats_locked`, each seat with its player's table money, in one statement; each
+    player's breaks from play come with it (``user.play_limits``, as ``select_related`` loads it)."""
     seats = []
     for row in SEATS_LOCKED.rows(table_id=table.pk, table_ref=table.wallet_ref):
         seat = SEAT.load(row[: SEAT.width])
         seat.user = USER.load(row[SEAT.width : SEAT.width + USER.width])
+        breaks = row[SEAT.width + USER.width : -1]
+        User.play_limits.related.set_cached_value(seat.user, None if breaks[0] is None else BREAKS.load(breaks))
         seats.append((seat, int(row[-1])))
     return seats
 

@@ -88,3 +88,9 @@ def accounts_linked(*, user: User) -> list[Linked]:
         return []
     return footprints_linked(address=footprint.address, browser=footprint.browser, at=footprint.created_at,
                              exclude_user_id=user.pk)
+
+
+def account_active(*, user_id: int) -> bool:
+    """Whether the account may play (not banned), read fresh: a socket's user object is the
+    account as it was when the socket opened."""
+    return User.objects.filter(pk=user_id, is_active=True).exists()

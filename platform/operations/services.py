@@ -14,9 +14,10 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.models import Hand
 from games.services.hands import hand_void
-from games.services.seating import seat_leave, table_close
+from games.services.seating import table_close
+from games.services.standing import player_stop
 from operations.models import StaffAction
-from tables.models import Seat, Table
+from tables.models import Table
 from wallet import services as wallet
 
 PERMISSIONS: dict[str, str] = {
@@ -93,9 +94,10 @@ def staff_table_close(*, actor: User, table_id: int, reason: str, request_key: s
 
 @transaction.atomic
 def staff_ban(*, actor: User, user: User, reason: str, request_key: str) -> StaffAction:
-    """Ban a player: the account is deactivated (no log-in; its sessions and sockets no longer
-    authenticate, so it cannot sit) and every seat is left — cashed out at once, or at the end of
-    the hand it is dealt into, where it is played as a leaver."""
+    """Ban a player: the account is deactivated (no log-in; its sessions no longer authenticate)
+    and play stops (``player_stop``): every seat is left — cashed out at once, or at the end of
+    the hand it is dealt into, where it is played as a leaver's — and every open socket of the
+    player is told, on commit."""
     done = _begin(actor, StaffAction.Kind.BAN, reason, request_key)
     if done is not None:
         return done
@@ -103,9 +105,7 @@ def staff_ban(*, actor: User, user: User, reason: str, request_key: str) -> Staf
         raise ValidationError(_("This account cannot be banned."))
     User.objects.filter(pk=user.pk).update(is_active=False)
     user.is_active = False
-    left = []
-    for table_id in Seat.objects.filter(user=user).values_list("table_id", flat=True):
-        left.append({"table": table_id, "cashed_out": seat_leave(table_id=table_id, user=user)})
+    left = player_stop(user=user, reason="banned")
     return _record(actor, StaffAction.Kind.BAN, reason, request_key, target_user=user, details={"seats": left})
 
 

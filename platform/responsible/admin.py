@@ -25,11 +25,11 @@ class _ReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
 @admin.register(PlayLimits)
 class PlayLimitsAdmin(_ReadOnly):
     list_display = ("user", "daily_loss_limit", "weekly_loss_limit", "reminder_minutes", "excluded_until",
-                    "updated_at")
+                    "cooling_until", "updated_at")
     list_filter = ("excluded_until",)
     search_fields = ("user__username",)
     readonly_fields = ("user", "daily_loss_limit", "weekly_loss_limit", "reminder_minutes", "excluded_until",
-                       "updated_at", "history")
+                       "cooling_until", "updated_at", "history")
 
     @admin.display(description="history")
     def history(self, obj: PlayLimits) -> str:

@@ -5,9 +5,10 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from responsible.services import EXCLUSION_PERIODS
+from responsible.services import COOL_OFF_PERIODS, EXCLUSION_PERIODS
 
 PERIOD_LABELS = {"1d": _("1 day"), "7d": _("7 days"), "30d": _("30 days"), "6m": _("6 months")}
+COOL_OFF_LABELS = {"1h": _("1 hour"), "6h": _("6 hours"), "24h": _("24 hours")}
 
 
 class LimitsForm(forms.Form):
@@ -29,3 +30,8 @@ class ExclusionForm(forms.Form):
     period = forms.ChoiceField(label=_("Exclude me from play for"),
                                choices=[(k, PERIOD_LABELS[k]) for k in EXCLUSION_PERIODS])
     confirm = forms.BooleanField(label=_("I understand this cannot be lifted early."))
+
+
+class CoolOffForm(forms.Form):
+    cool_off = forms.ChoiceField(label=_("Take a break from play for"),
+                                 choices=[(k, COOL_OFF_LABELS[k]) for k in COOL_OFF_PERIODS])

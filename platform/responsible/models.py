@@ -14,6 +14,7 @@ class Setting(models.TextChoices):
     WEEKLY = "weekly", _("Weekly loss limit")
     REMINDER = "reminder", _("Session reminder (minutes)")
     EXCLUSION = "exclusion", _("Self-exclusion")
+    COOL_OFF = "cool_off", _("Cool-off")
 
 
 class PlayLimits(models.Model):
@@ -27,6 +28,8 @@ class PlayLimits(models.Model):
     weekly_loss_limit = models.BigIntegerField(_("weekly loss limit"), null=True, blank=True)
     reminder_minutes = models.PositiveIntegerField(_("session reminder (minutes)"), null=True, blank=True)
     excluded_until = models.DateTimeField(_("self-excluded until"), null=True, blank=True)
+    #: A short break from play (hours), ended by time only, like a self-exclusion.
+    cooling_until = models.DateTimeField(_("cooling off until"), null=True, blank=True)
     updated_at = models.DateTimeField(_("updated"), default=timezone.now)
 
     class Meta:
@@ -70,7 +73,7 @@ class LimitChange(models.Model):
     setting = models.CharField(_("setting"), max_length=12, choices=Setting.choices)
     old_value = models.BigIntegerField(_("old value"), null=True, blank=True)
     new_value = models.BigIntegerField(_("new value"), null=True, blank=True)
-    until = models.DateTimeField(_("excluded until"), null=True, blank=True)
+    until = models.DateTimeField(_("excluded until"), null=True, blank=True)  # a self-exclusion's or cool-off's end
     applies_at = models.DateTimeField(_("applies at"))
     created_at = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
 

@@ -22,10 +22,14 @@ class Limits:
     weekly: int | None
     reminder_minutes: int | None
     excluded_until: datetime | None
+    cooling_until: datetime | None
     pending: dict[str, PendingChange]
 
     def excluded(self, now: datetime) -> bool:
         return self.excluded_until is not None and self.excluded_until > now
+
+    def cooling(self, now: datetime) -> bool:
+        return self.cooling_until is not None and self.cooling_until > now
 
 
 def limits_current(*, user: User, now: datetime) -> Limits:
@@ -44,7 +48,8 @@ def limits_current(*, user: User, now: datetime) -> Limits:
     return Limits(
         daily=values[Setting.DAILY], weekly=values[Setting.WEEKLY],
         reminder_minutes=row.reminder_minutes if row else None,
-        excluded_until=row.excluded_until if row else None, pending=pending,
+        excluded_until=row.excluded_until if row else None, cooling_until=row.cooling_until if row else None,
+        pending=pending,
     )
 
 
@@ -70,3 +75,27 @@ def session_started(*, user: User) -> datetime | None:
     """When the player's current session began: the earliest sitting down among the seats they
     hold now (``None`` when they hold none)."""
     return Seat.objects.filter(user=user).order_by("joined_at").values_list("joined_at", flat=True).first()
+
+
+def play_barred(*, user_ids: list[int], now: datetime) -> dict[int, str]:
+    """The players among ``user_ids`` who may not be dealt in, sit down or top up at ``now``, each
+    with why (:func:`player_barred`). One query, read fresh."""
+    users = User.objects.filter(pk__in=user_ids).select_related("play_limits")
+    return {user.pk: reason for user in users if (reason := player_barred(user=user, now=now)) is not None}
+
+
+def player_barred(*, user: User, now: datetime) -> str | None:
+    """Why the player may not be dealt in, sit down or top up at ``now``: ``banned`` (the account
+    deactivated), ``self_excluded`` or ``cooling_off``; None when they may. Reads the user as
+    loaded, its limits too where they were loaded with it (the deal's seats bring both, fresh,
+    in their one statement); a user object a connection has held since it opened is stale."""
+    if not user.is_active:
+        return "banned"
+    limits = getattr(user, "play_limits", None)  # the reverse one-to-one: None where no row exists
+    if limits is None:
+        return None
+    if limits.excluded_until is not None and limits.excluded_until > now:
+        return "self_excluded"
+    if limits.cooling_until is not None and limits.cooling_until > now:
+        return "cooling_off"
+    return None

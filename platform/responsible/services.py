@@ -22,6 +22,7 @@ from responsible.selectors import DAY, WEEK, table_loss
 RAISE_DELAY = timedelta(hours=24)
 EXCLUSION_PERIODS = {"1d": timedelta(days=1), "7d": timedelta(days=7), "30d": timedelta(days=30),
                      "6m": timedelta(days=182)}
+COOL_OFF_PERIODS = {"1h": timedelta(hours=1), "6h": timedelta(hours=6), "24h": timedelta(hours=24)}
 _FIELDS = {Setting.DAILY: "daily_loss_limit", Setting.WEEKLY: "weekly_loss_limit"}
 
 
@@ -96,15 +97,32 @@ def exclusion_start(*, user: User, period: str) -> datetime:
     An exclusion already running is only ever lengthened, never shortened or lifted."""
     if period not in EXCLUSION_PERIODS:
         raise SettingRefused(_("Choose one of the periods offered."))
+    return _break_start(user, Setting.EXCLUSION, "excluded_until", EXCLUSION_PERIODS[period],
+                        _("You are already excluded until %(until)s; it cannot be shortened."))
+
+
+@transaction.atomic
+def cool_off_start(*, user: User, period: str) -> datetime:
+    """Take a break from play of ``period`` (a key of ``COOL_OFF_PERIODS``): no sitting or topping
+    up until it is over. Like an exclusion it is only ever lengthened, never shortened or lifted."""
+    if period not in COOL_OFF_PERIODS:
+        raise SettingRefused(_("Choose one of the periods offered."))
+    return _break_start(user, Setting.COOL_OFF, "cooling_until", COOL_OFF_PERIODS[period],
+                        _("You are already taking a break until %(until)s; it cannot be shortened."))
+
+
+def _break_start(user: User, setting: Setting, field: str, period: timedelta, too_short: str) -> datetime:
+    """Start (or lengthen) the break kept in ``field`` of the player's locked limits row."""
     now = timezone.now()
     row = _locked(user)
-    until = now + EXCLUSION_PERIODS[period]
-    if row.excluded_until is not None and row.excluded_until >= until:
-        raise SettingRefused(_("You are already excluded until %(until)s; it cannot be shortened.")
-                             % {"until": timezone.localtime(row.excluded_until).strftime("%Y-%m-%d %H:%M")})
-    LimitChange.objects.create(user=user, setting=Setting.EXCLUSION, until=until, applies_at=now, created_at=now)
-    row.excluded_until, row.updated_at = until, now
-    row.save(update_fields=["excluded_until", "updated_at"])
+    until = now + period
+    running = getattr(row, field)
+    if running is not None and running >= until:
+        raise SettingRefused(too_short % {"until": timezone.localtime(running).strftime("%Y-%m-%d %H:%M")})
+    LimitChange.objects.create(user=user, setting=setting, until=until, applies_at=now, created_at=now)
+    setattr(row, field, until)
+    row.updated_at = now
+    row.save(update_fields=[field, "updated_at"])
     return until
 
 
@@ -114,7 +132,7 @@ def stake_check(*, user: User, amount: int) -> None:
 
     1. Lock the player's limits row (``SELECT … FOR UPDATE``): a second buy-in of the same player
        at another table waits here until the first commits, and then counts it.
-    2. Refuse while self-excluded.
+    2. Refuse while self-excluded or cooling off.
     3. Refuse if the table loss of the last day (week), counting ``amount``, would exceed the limit.
     """
     now = timezone.now()
@@ -127,6 +145,12 @@ def stake_check(*, user: User, amount: int) -> None:
             _("You have excluded yourself from play until %(until)s.")
             % {"until": timezone.localtime(row.excluded_until).strftime("%Y-%m-%d %H:%M")},
             code="self_excluded",
+        )
+    if row.cooling_until is not None and row.cooling_until > now:
+        raise LimitRefused(
+            _("You are taking a break from play until %(until)s.")
+            % {"until": timezone.localtime(row.cooling_until).strftime("%Y-%m-%d %H:%M")},
+            code="cooling_off",
         )
     for limit, window, message in (
         (row.daily_loss_limit, DAY, _("This would take your losses of the last 24 hours past your daily limit "

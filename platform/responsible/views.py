@@ -16,10 +16,11 @@ from django.views import View
 
 from accounts.requests import AuthenticatedHttpRequest
 from config.errors import AppError
-from responsible.forms import ExclusionForm, LimitsForm
+from games.services.standing import player_stop
+from responsible.forms import CoolOffForm, ExclusionForm, LimitsForm
 from responsible.models import LimitChange, Setting
 from responsible.selectors import DAY, WEEK, limit_history, limits_current, table_loss
-from responsible.services import exclusion_start, limits_set
+from responsible.services import cool_off_start, exclusion_start, limits_set
 
 
 def _coins(minor: int | None) -> Decimal | None:
@@ -41,16 +42,25 @@ class LimitsView(LoginRequiredMixin, View):
         limits = limits_current(user=request.user, now=now)
         initial = {"daily": _coins(limits.daily), "weekly": _coins(limits.weekly),
                    "reminder_minutes": limits.reminder_minutes}
-        return self._page(LimitsForm(initial=initial), ExclusionForm())
+        return self._page(LimitsForm(initial=initial), ExclusionForm(), CoolOffForm())
 
     def post(self, request: AuthenticatedHttpRequest) -> HttpResponse:
-        limits_form, exclusion_form = LimitsForm(), ExclusionForm()
+        limits_form, exclusion_form, cool_off_form = LimitsForm(), ExclusionForm(), CoolOffForm()
         try:
             if "exclude" in request.POST:
                 exclusion_form = ExclusionForm(request.POST)
                 if exclusion_form.is_valid():
                     exclusion_start(user=request.user, period=exclusion_form.cleaned_data["period"])
+                    # after the exclusion commits: a deal in between already deals the player out
+                    player_stop(user=request.user, reason="self_excluded")
                     messages.success(request, _("Your self-exclusion has started."))
+                    return HttpResponseRedirect(reverse("responsible-limits"))
+            elif "cool_off" in request.POST:
+                cool_off_form = CoolOffForm(request.POST)
+                if cool_off_form.is_valid():
+                    cool_off_start(user=request.user, period=cool_off_form.cleaned_data["cool_off"])
+                    player_stop(user=request.user, reason="cooling_off")
+                    messages.success(request, _("Your break from play has started."))
                     return HttpResponseRedirect(reverse("responsible-limits"))
             else:
                 limits_form = LimitsForm(request.POST)
@@ -62,14 +72,14 @@ class LimitsView(LoginRequiredMixin, View):
                     return HttpResponseRedirect(reverse("responsible-limits"))
         except AppError as exc:
             messages.error(request, exc.localized())
-        return self._page(limits_form, exclusion_form)
+        return self._page(limits_form, exclusion_form, cool_off_form)
 
-    def _page(self, limits_form: LimitsForm, exclusion_form: ExclusionForm) -> HttpResponse:
+    def _page(self, limits_form: LimitsForm, exclusion_form: ExclusionForm, cool_off_form: CoolOffForm) -> HttpResponse:
         user, now = self.request.user, timezone.now()
         limits = limits_current(user=user, now=now)
         context: dict[str, Any] = {
             "limits": limits, "limits_form": limits_form, "exclusion_form": exclusion_form,
-            "excluded": limits.excluded(now),
+            "cool_off_form": cool_off_form, "excluded": limits.excluded(now), "cooling": limits.cooling(now),
             "daily": _coins(limits.daily), "weekly": _coins(limits.weekly),
             "lost_day": _coins(table_loss(user=user, since=now - DAY)),
             "lost_week": _coins(table_loss(user=user, since=now - WEEK)),

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from accounts.sockets import CLOSE_LOGGED_OUT, stop_frame, user_group
 from config import metrics
 from config.db_threads import in_db_thread
 from config.websocket import LocalizedWebsocketConsumer
@@ -29,12 +30,17 @@ def _tables() -> list[dict[str, Any]]:
 
 class LobbyConsumer(LocalizedWebsocketConsumer):
     counted: bool = False  # this connection was accepted and counts as open
+    user_id: int | None = None  # the signed-in user's id, None for an anonymous visitor
 
     async def connect(self) -> None:
         await self.accept()
         self.counted = True
         metrics.socket_opened("lobby")
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            self.user_id = user.pk
+            await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         tables = await in_db_thread(_tables)
         await self.send(text_data=json.dumps({"type": "lobby", "tables": tables}))
 
@@ -43,6 +49,8 @@ class LobbyConsumer(LocalizedWebsocketConsumer):
             self.counted = False
             metrics.socket_closed("lobby")
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        if self.user_id is not None:
+            await self.channel_layer.group_discard(user_group(self.user_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Every frame gets one error frame and nothing else happens: the lobby only sends.
@@ -57,3 +65,13 @@ class LobbyConsumer(LocalizedWebsocketConsumer):
 
     async def lobby_tables(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "tables", "tables": event["tables"]}))
+
+    async def table_notice(self, event: dict[str, Any]) -> None:
+        """A seat's notice, sent to its user's group: the table page shows it, the lobby need not."""
+
+    async def account_stop(self, event: dict[str, Any]) -> None:
+        """The player may no longer play (``accounts.sockets``): told why; after a log-out the
+        socket closes."""
+        await self.send(text_data=json.dumps(stop_frame(event["reason"])))
+        if event["reason"] == "logged_out":
+            await self.close(code=CLOSE_LOGGED_OUT)

@@ -59,7 +59,9 @@
     return Date.now().toString(36) + Math.random().toString(36).slice(2);
   }
 
-  var REFUSED = { 4404: true, 4429: true };
+  var REFUSED = { 4401: true, 4404: true, 4429: true };
+  /* The error codes that say the player may no longer play (docs/PROTOCOL.md "Stopping play"). */
+  var STOPS = { banned: true, logged_out: true, self_excluded: true, cooling_off: true };
 
   /* When a live connection asks for a snapshot (`sync`, docs/PROTOCOL.md "Client obligations"):
    * pongs prove the socket is alive, not that every broadcast arrived. `overdue`: the hand's
@@ -283,6 +285,6 @@
 
   root.CT = {
     readJson: readJson, t: t, money: money, signed: signed, parseCoins: parseCoins,
-    coinsInput: coinsInput, cardLabel: cardLabel, uid: uid, Socket: Socket, mix: mix
+    coinsInput: coinsInput, cardLabel: cardLabel, uid: uid, Socket: Socket, mix: mix, STOPS: STOPS
   };
 })(window);

@@ -13,6 +13,7 @@
       game: data.game,
       wallet: data.wallet,
       status: "connecting",
+      stopped: "", // why the player may no longer play, as the server said it
       t: t,
       money: CT.money,
 
@@ -21,6 +22,7 @@
         this.socket = new CT.Socket(data.ws, {
           status: function (status) { self.status = status; },
           lobby: function (m) { self.tables = m.tables; },
+          error: function (m) { if (CT.STOPS[m.code]) self.stopped = m.message; },
           tables: function (m) { m.tables.forEach(function (table) { self.upsert(table); }); }
         });
         this.socket.connect();

@@ -14,6 +14,7 @@
       retryIn: 0,
       now: Date.now(),
       toasts: [],
+      stopped: "", // why the player may no longer play, as the server said it (a ban, a log-out, a break)
       modal: null,
       // never more than the wallet holds: a short wallet shows what it has, and says so
       buyIn: CT.coinsInput(config.wallet === null ? config.min_buy_in : Math.min(config.min_buy_in, config.wallet)),
@@ -186,6 +187,7 @@
 
       /* --- messages --------------------------------------------------------------------- */
       showError: function (error) {
+        if (CT.STOPS[error.code]) this.stopped = error.message;
         var key = "err_" + (error.code || "refused");
         var text = t(key) === key ? t("err_refused") : t(key);
         this.toast(text, "error", error.message);
