@@ -28,6 +28,7 @@ from rest_framework.views import APIView
 
 from accounts.requests import AuthenticatedRequest
 from accounts.roles import is_auditor
+from config.bounds import AMOUNT_MAX, ID_MAX
 from disputes.models import Dispute
 from disputes.selectors import dispute_events_for, dispute_get_for, dispute_list_for
 from disputes.services import can_review, dispute_open, dispute_resolve, dispute_review_start
@@ -88,8 +89,9 @@ class DisputeListApi(APIView):
 
     @extend_schema_serializer(component_name="DisputeOpen")
     class InputSerializer(serializers.Serializer):
-        hand = serializers.IntegerField(required=False, help_text="the hand id")
-        record = serializers.IntegerField(required=False, help_text="deprecated: the hand record's row id")
+        hand = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX, help_text="the hand id")
+        record = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX,
+                                          help_text="deprecated: the hand record's row id")
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             if "hand" not in attrs and "record" not in attrs:
@@ -151,7 +153,7 @@ class DisputeResolveApi(APIView):
     class InputSerializer(serializers.Serializer):
         outcome = serializers.ChoiceField(choices=["upheld", "rejected"])
         reason = serializers.CharField(max_length=4000)
-        compensation = serializers.IntegerField(min_value=0, default=0)
+        compensation = serializers.IntegerField(min_value=0, max_value=AMOUNT_MAX, default=0)
 
     @extend_schema(request=InputSerializer, responses=DisputeOutputSerializer)
     def post(self, request: AuthenticatedRequest, pk: int) -> Response:

@@ -30,6 +30,7 @@ from rest_framework.views import APIView
 
 from accounts.permissions import IsAuditorOrStaff
 from accounts.requests import AuthenticatedRequest
+from config.bounds import ID_MAX
 from games.engine.registry import GAMES
 from history.exports.stream import FORMATS, export_lines, export_response
 from history.selectors import (
@@ -58,8 +59,8 @@ class FilterSerializer(serializers.Serializer):
     since = serializers.CharField(required=False)
     until = serializers.CharField(required=False)
     game = serializers.ChoiceField(choices=list(GAMES), required=False)
-    stake_level = serializers.IntegerField(required=False, min_value=1)
-    table = serializers.IntegerField(required=False, min_value=1)
+    stake_level = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX)
+    table = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX)
     player = serializers.CharField(required=False)
 
     def validate_since(self, value: str) -> Any:

@@ -10,5 +10,5 @@ app_name = "integrity"
 urlpatterns = [
     path("", admin.site.admin_view(views.pairs_view), name="pairs"),
     path("players/", admin.site.admin_view(views.players_view), name="players"),
-    path("pairs/<int:a>/<int:b>/", admin.site.admin_view(views.pair_view), name="pair"),
+    path("pairs/<id:a>/<id:b>/", admin.site.admin_view(views.pair_view), name="pair"),
 ]

@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from config.bounds import AMOUNT_MAX
 from operations.models import StaffAction
 from tables.models import Table
 
@@ -14,7 +15,7 @@ class StaffActionForm(forms.Form):
     kind = forms.ChoiceField(label=_("action"), choices=StaffAction.Kind.choices)
     player = forms.CharField(label=_("player (user name)"), required=False, max_length=150)
     table = forms.ModelChoiceField(label=_("table"), queryset=Table.objects.order_by("-id"), required=False)
-    amount = forms.IntegerField(label=_("amount (minor units)"), required=False, min_value=1)
+    amount = forms.IntegerField(label=_("amount (minor units)"), required=False, min_value=1, max_value=AMOUNT_MAX)
     reason = forms.CharField(label=_("reason"), max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
     request_key = forms.CharField(widget=forms.HiddenInput)
 

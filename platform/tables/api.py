@@ -16,6 +16,19 @@ from tables.selectors import stake_level_list, table_list_open, table_summary
 from tables.titles import level_title, stake_title, table_number
 
 
+class LobbyFilterSerializer(serializers.Serializer):
+    """The lobby's query: a game and a mode, as text without NUL bytes (a refused one is a 400)."""
+
+    game = serializers.CharField(required=False, allow_blank=True, max_length=40)
+    mode = serializers.CharField(required=False, allow_blank=True, max_length=40)
+
+
+def lobby_filters(request: Request) -> dict[str, str]:
+    data = LobbyFilterSerializer(data=request.query_params)
+    data.is_valid(raise_exception=True)
+    return dict(data.validated_data)
+
+
 class StakeLevelListApi(APIView):
     permission_classes = [AllowAny]
 
@@ -36,7 +49,7 @@ class StakeLevelListApi(APIView):
 
     @extend_schema(responses=OutputSerializer(many=True), parameters=[OpenApiParameter("game", str)])
     def get(self, request: Request) -> Response:
-        levels = stake_level_list(game=request.query_params.get("game") or None)
+        levels = stake_level_list(game=lobby_filters(request).get("game") or None)
         return Response(self.OutputSerializer(levels, many=True).data)
 
 
@@ -73,7 +86,6 @@ class TableListApi(APIView):
         parameters=[OpenApiParameter("game", str), OpenApiParameter("mode", str)],
     )
     def get(self, request: Request) -> Response:
-        tables = table_list_open(
-            game=request.query_params.get("game") or None, mode=request.query_params.get("mode")
-        )
+        filters = lobby_filters(request)
+        tables = table_list_open(game=filters.get("game") or None, mode=filters.get("mode"))
         return Response(self.OutputSerializer([table_summary(t) for t in tables], many=True).data)
