@@ -10,7 +10,7 @@ from __future__ import annotations
 from http.cookies import SimpleCookie
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
-from urllib.parse import urlparse
+from urllib.parse import ParseResult, urlparse
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.routing import URLRouter
@@ -55,12 +55,32 @@ class SiteOriginValidator(OriginValidator):
         if scope["type"] != "websocket":
             raise ValueError("SiteOriginValidator guards WebSocket connections only")
         origin = _header(scope, b"origin")
-        parsed = urlparse(origin) if origin else None
+        parsed = _origin_parsed(origin) if origin else None
         allowed = site_origins(scope)
         # A pattern without a scheme would compare host names only: every origin here has one.
-        if parsed is not None and any("://" in p and self.match_allowed_origin(parsed, p) for p in allowed):
+        if parsed is not None and any("://" in p and self._matches(parsed, p) for p in allowed):
             return await cast(Any, self.application)(scope, receive, send)
         return await WebsocketDenier()(scope, receive, send)
+
+    def _matches(self, parsed: ParseResult, pattern: str) -> bool:
+        """Channels' comparison, where a pattern it cannot read (a ``Host`` header with a port
+        past 65535 or not a number) matches nothing instead of raising."""
+        try:
+            return bool(self.match_allowed_origin(parsed, pattern))
+        except ValueError:
+            return False
+
+
+def _origin_parsed(origin: str) -> ParseResult | None:
+    """The ``Origin`` header's parts, or ``None`` when it is no origin at all: a port past 65535
+    or not a number, an unclosed IPv6 bracket (``urlparse`` raises on those, lazily for the
+    port)."""
+    try:
+        parsed = urlparse(origin)
+        _ = parsed.port
+    except ValueError:
+        return None
+    return parsed
 
 
 class SocketAuthMiddleware:
