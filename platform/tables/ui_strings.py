@@ -29,6 +29,7 @@ COMMON: dict[str, Promise] = {
     "seats_count": _("{n} seats"),
     "free_seats": _("{n} free"),
     "full": _("Full"),
+    "table_closed": _("Table closed"),
     "watch": _("Watch"),
     "sit": _("Sit down"),
     "no_tables": _("No open tables at this stake yet."),
