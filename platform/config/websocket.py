@@ -37,6 +37,13 @@ def websocket_path(route: str, application: _ASGIApplicationProtocol) -> _Extend
     return path(route, application)  # type: ignore[arg-type, return-value]  # the stubs' path() takes views only
 
 
+#: The largest frame the ASGI server reads (uvicorn ``--ws-max-size``, README.md "Two ways to run"): far
+#: above the protocol's 4 KiB (``games.protocol.MAX_MESSAGE_BYTES``), so an oversize frame
+#: reaches the consumers and is answered with a ``too_large`` error frame on an open socket; a
+#: frame past this one is closed by the server (1009) before the application sees it.
+WS_MAX_SIZE = 1 << 20
+
+
 class SiteOriginValidator(OriginValidator):
     """Accept a WebSocket only from the site's own pages: its ``Origin`` must equal, scheme, host
     and port, the origin the connection itself was made to, or be listed in

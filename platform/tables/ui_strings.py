@@ -159,6 +159,7 @@ TABLE: dict[str, Promise] = {
     "notice_table_closed": _("This table was closed: unseated, your table money is back in your wallet."),
     # error codes (docs/PROTOCOL.md)
     "err_bad_message": _("The server could not read that request."),
+    "err_too_large": _("That request is too large for the server."),
     "err_rate_limited": _("Too many requests: slow down a little."),
     "err_login_required": _("Log in to play."),
     "err_illegal": _("That move is not allowed now."),
