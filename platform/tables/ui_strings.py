@@ -46,6 +46,7 @@ TABLE: dict[str, Promise] = {
     "phase_arrange": _("Arrange your rows"),
     "phase_settled": _("Showdown"),
     "phase_void": _("Game voided: stakes returned"),
+    "hand_voided": _("Hand voided: every stake returned"),
     "phase_bid": _("Bid for the bank"),
     "phase_offer": _("The bank is offered"),
     "phase_bet": _("Place your bets"),

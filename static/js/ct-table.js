@@ -136,6 +136,7 @@
       phaseLabel: function () {
         if (!this.frame) return t("conn_connecting");
         if (!this.hand) return t("waiting_players");
+        if (this.hand.status === "voided") return t("hand_voided");  // the platform voided it
         if (!this.active) return this.phase === "void" ? t("phase_void") : t("phase_settled");
         return t("phase_" + this.phase);
       },
