@@ -32,7 +32,7 @@ from config.bounds import AMOUNT_MAX, ID_MAX
 from disputes.models import Dispute
 from disputes.selectors import dispute_events_for, dispute_get_for, dispute_list_for
 from disputes.services import can_review, dispute_open, dispute_resolve, dispute_review_start
-from history.models import HandRecord
+from history.models import HandRecord, VoidedHandSeat
 from history.selectors import can_read_all
 
 PUBLIC_NOTES = ("upheld", "rejected")
@@ -61,7 +61,7 @@ class EventSerializer(serializers.Serializer):
 
 class DisputeOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    hand = serializers.IntegerField(source="record.hand_id", help_text="the hand id")
+    hand = serializers.IntegerField(source="hand_id", help_text="the hand id (recorded or voided)")
     player = serializers.IntegerField(source="player_id")
     category = serializers.CharField()
     text = serializers.CharField()
@@ -115,10 +115,12 @@ class DisputeListApi(APIView):
         named = data.validated_data
         lookup = {"hand_id": named["hand"]} if "hand" in named else {"pk": named["record"]}
         record = HandRecord.objects.filter(**lookup).first()
-        if record is None:
+        voided = (VoidedHandSeat.objects.filter(hand_id=named["hand"], user=request.user).first()
+                  if record is None and "hand" in named else None)
+        if record is None and voided is None:
             raise NotFound()
-        dispute = dispute_open(player=request.user, record=record, category=data.validated_data["category"],
-                               text=data.validated_data["text"])
+        dispute = dispute_open(player=request.user, record=record, voided=voided,
+                               category=data.validated_data["category"], text=data.validated_data["text"])
         return Response(_detail(dispute, request), status=status.HTTP_201_CREATED)
 
 

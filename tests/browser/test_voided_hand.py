@@ -1,12 +1,15 @@
 """A hand the platform voids shows as voided on the table page — "Hand voided: every stake
 returned" where the phase was, no showdown — with the player's table money as it was before
-the deal, at a phone's size and a desktop's, in each language."""
+the deal; the player's history lists it as voided, and the player disputes it from there; at a
+phone's size and a desktop's, in each language."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from django.utils import translation
+from django.utils.translation import gettext
 
 from games.services.hands import hand_start_if_ready, hand_void
 from games.services.seating import seat_join
@@ -14,6 +17,12 @@ from tests.browser.conftest import call
 from tests.browser.helpers import money, sit_down, text
 
 pytestmark = pytest.mark.browser
+
+
+def text_of(msgid: str, lang: str) -> str:
+    """A server-rendered page's string in ``lang``."""
+    with translation.override(lang):
+        return gettext(msgid)
 
 SIZES = [pytest.param(375, 667, "zh-hans", id="phone-zh-hans"), pytest.param(1280, 800, "en", id="desktop-en"),
          pytest.param(375, 667, "zh-hant", id="phone-zh-hant")]
@@ -37,4 +46,18 @@ def test_a_voided_hand_says_voided_on_the_table_page_and_returns_the_stakes(
     assert p.page.locator("[data-testid=my-table-money]").inner_text().endswith(money(buy_in))
     assert p.page.evaluate("() => document.documentElement.scrollWidth") <= width
     p.shot(f"hand-voided-{lang}-{width}")
+
+    p.open("/history/")  # the player's history keeps it, voided, with a way to dispute it
+    row = p.page.locator("[data-testid=voided-hand]")
+    row.wait_for(state="visible")
+    assert f"#{hand.number}" in row.inner_text() and text_of("voided", lang) in row.inner_text()
+    assert p.page.evaluate("() => document.documentElement.scrollWidth") <= width
+    p.shot(f"history-voided-{lang}-{width}")
+    row.locator("[data-testid=dispute-voided]").click()
+    p.page.wait_for_url(f"**/disputes/new/{hand.pk}/")
+    p.page.fill("textarea", "The hand stopped and was voided.")
+    p.page.click("section.card form button[type=submit]")
+    p.page.wait_for_url("**/disputes/*/")
+    assert text_of("voided", lang) in p.page.inner_text("main")
+    p.shot(f"dispute-voided-{lang}-{width}")
     assert not p.errors

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from disputes.models import Dispute
 from games.models import Hand
 from games.services.hands import hand_start_if_ready, hand_void
 from history.models import HandRecord, ImmutableRecord, VoidedHandSeat
@@ -60,3 +61,37 @@ def test_my_hands_shows_the_voided_hand_to_its_players_only(live: Any, people: d
     assert 'data-testid="voided-hands"' in page and f"#{hand.number}" in page
     client.force_login(people["stranger"])
     assert 'data-testid="voided-hands"' not in client.get("/history/").content.decode()
+
+
+def test_a_player_disputes_a_voided_hand_from_the_page_and_the_api(live: Any) -> None:
+    table = live("samgong", "all_compare", 2, seed=4)
+    hand = _void_next(table)
+    first, second = table.users
+    client = Client()
+    client.force_login(first)
+    page = client.get(f"/disputes/new/{hand.pk}/")
+    assert page.status_code == 200 and 'data-testid="voided"' in page.content.decode()
+    opened = client.post(f"/disputes/new/{hand.pk}/", {"category": "other", "text": "my hand vanished"})
+    assert opened.status_code == 302
+    dispute = Dispute.objects.get(player=first)
+    assert (dispute.record, dispute.voided.hand_id, dispute.hand_id) == (None, hand.pk, hand.pk)
+    assert client.get(opened["Location"]).status_code == 200
+    assert client.get("/disputes/").status_code == 200
+    again = client.post(f"/disputes/new/{hand.pk}/", {"category": "other", "text": "again"})
+    assert again.status_code == 200 and Dispute.objects.filter(player=first).count() == 1
+
+    client.force_login(second)
+    reply = client.post("/api/disputes/", {"hand": hand.pk, "category": "result", "text": "voided?"},
+                        content_type="application/json")
+    assert reply.status_code == 201 and reply.json()["hand"] == hand.pk
+
+
+def test_a_voided_hand_cannot_be_disputed_by_someone_who_was_not_dealt_in(live: Any, people: dict[str, Any]) -> None:
+    table = live("samgong", "all_compare", 2, seed=6)
+    hand = _void_next(table)
+    client = Client()
+    client.force_login(people["stranger"])
+    assert client.get(f"/disputes/new/{hand.pk}/").status_code == 404
+    reply = client.post("/api/disputes/", {"hand": hand.pk, "category": "result", "text": "x"},
+                        content_type="application/json")
+    assert reply.status_code == 404 and not Dispute.objects.exists()
