@@ -42,7 +42,7 @@ run: setup
 
 # The ASGI server alone (production runs several of these behind a proxy).
 serve: venv
-	$(VENV)/bin/uvicorn config.asgi:application --app-dir platform --host $(HOST) --port $(PORT) --lifespan off --no-proxy-headers --ws-max-size 65536
+	$(VENV)/bin/uvicorn config.asgi:application --app-dir platform --host $(HOST) --port $(PORT) --lifespan off --no-proxy-headers --ws-max-size 1048576
 
 worker: venv
 	cd platform && ../$(VENV)/bin/celery -A config worker --loglevel INFO

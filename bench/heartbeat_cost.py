@@ -61,7 +61,7 @@ def sessions_for(sockets: int) -> list[tuple[int, str]]:
 def server_start(env: dict[str, str]) -> subprocess.Popen[bytes]:
     command = [str(ROOT / ".venv/bin/uvicorn"), "config.asgi:application", "--app-dir", str(ROOT / "platform"),
                "--host", "127.0.0.1", "--port", str(PORT), "--lifespan", "off", "--no-proxy-headers",
-               "--ws-max-size", "65536", "--log-level", "warning"]
+               "--ws-max-size", "1048576", "--log-level", "warning"]
     return subprocess.Popen(command, env=env)
 
 

@@ -165,7 +165,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
         try:
             message = parse(text_data)
         except BadMessage as exc:
-            await self._error(exc.client_id, "bad_message", str(exc))
+            await self._error(exc.client_id, exc.code, str(exc))
             return
         if message.type == "ping":
             await self._ping()

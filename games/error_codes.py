@@ -36,7 +36,6 @@ ERRORS: dict[str, tuple[str, ...]] = {
         N("numbers may have at most %(n)d digits"),
         N("%(value)s is not a JSON number"),
         N("binary frames are not accepted; send JSON text"),
-        N("message too large (over %(n)d bytes)"),
         N("message nested too deeply (over %(n)d levels)"),
         N("invalid JSON at line %(line)d column %(column)d"),
         N("invalid JSON"),
@@ -53,6 +52,7 @@ ERRORS: dict[str, tuple[str, ...]] = {
         N("'%(type)s' needs '%(name)s'"),
         N("unsupported message %(type)s"),
     ),
+    "too_large": (N("message too large (over %(n)d bytes)"),),
     "read_only": (N("The lobby only sends."),),
     "rate_limited": (
         N("Too many messages: slow down (limit per second exceeded)."),

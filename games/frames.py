@@ -97,6 +97,7 @@ def _base(table: Table, seats: list[SeatRow]) -> dict[str, Any]:
             "seats": level.seats,
         },
         "seats": [_presence(s, online) for s in seats],
+        "closed": table.status != Table.Status.OPEN,
         "waiting": waiting_part(table, seats, table.current_hand),
         "set": set_part(table, table.current_hand),
     }

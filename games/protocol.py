@@ -47,9 +47,13 @@ MESSAGES: dict[str, tuple[bool, dict[str, str], dict[str, str]]] = {
 
 
 class BadMessage(ValueError):
-    def __init__(self, message: str, *, client_id: str | None = None) -> None:
+    """A frame the parser refuses: ``code`` is the error frame's (``too_large`` for a frame over
+    the size limit, ``bad_message`` for everything else)."""
+
+    def __init__(self, message: str, *, client_id: str | None = None, code: str = "bad_message") -> None:
         super().__init__(message)
         self.client_id = client_id
+        self.code = code
 
 
 @dataclass
@@ -108,7 +112,7 @@ def decode(text: str | None) -> Any:
         raise BadMessage(_("binary frames are not accepted; send JSON text"))
     # A character is at most 4 bytes of UTF-8: the cheap test first, the exact one after.
     if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
-        raise BadMessage(_("message too large (over %(n)d bytes)") % {"n": MAX_MESSAGE_BYTES})
+        raise BadMessage(_("message too large (over %(n)d bytes)") % {"n": MAX_MESSAGE_BYTES}, code="too_large")
     if _depth(text) > MAX_DEPTH:
         raise BadMessage(_("message nested too deeply (over %(n)d levels)") % {"n": MAX_DEPTH})
     try:

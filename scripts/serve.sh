@@ -22,6 +22,6 @@ if [ -n "${REDIS_URL:-}" ]; then
     -n sweeper@%h --schedule ../var/celerybeat-schedule) &
   pids+=("$!")
 fi
-.venv/bin/uvicorn config.asgi:application --app-dir platform --host "$host" --port "$port" --lifespan off --no-proxy-headers --ws-max-size 65536 &
+.venv/bin/uvicorn config.asgi:application --app-dir platform --host "$host" --port "$port" --lifespan off --no-proxy-headers --ws-max-size 1048576 &
 pids+=("$!")
 wait "${pids[-1]}"

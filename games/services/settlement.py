@@ -29,7 +29,7 @@ from games.services.store import (
     table_seat_gone,
     table_seats_moved,
 )
-from history.services import hand_record_write
+from history.services import hand_record_write, hand_void_seats_write
 from responsible.selectors import player_barred
 from tables.models import Seat, Table
 from wallet import services as wallet
@@ -89,14 +89,16 @@ def hand_ended_after_commit(hand: Hand) -> None:
 
 def hand_void_settle(*, table: Table, hand: Hand, reason: str) -> None:
     """End a hand the platform voids (table and hand rows locked): nothing has moved, since
-    coins move at settlement only, so every stake is where it was; no record is written (the
-    watchdog's repair row says why), the carry-over stays as it was, leavers are cashed out."""
+    coins move at settlement only, so every stake is where it was; no record joins the hash
+    chain, but every dealt-in player gets a voided row in their history (``VoidedHandSeat``),
+    the carry-over stays as it was, leavers are cashed out."""
     hand.status = Hand.Status.VOIDED
     hand.finished_at = timezone.now()
     hand.deadline = None
     hand.version += 1
     hand.result = {"void": True, "reason": reason, "coins": [0] * len(hand.players)}
     hand_save(hand, ENDED_FIELDS)
+    hand_void_seats_write(hand=hand, table=table, reason=reason)
     _release_leavers(table)
     hand_ended_after_commit(hand)
 

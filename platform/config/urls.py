@@ -1,12 +1,15 @@
 """Root URLs."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts.views import HomeView, set_language
+from config.bounds import IdConverter
 from config.health import healthz
 from config.metrics_view import MetricsView
+
+register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from http.cookies import SimpleCookie
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
-from urllib.parse import urlparse
+from urllib.parse import ParseResult, urlparse
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.routing import URLRouter
@@ -37,6 +37,13 @@ def websocket_path(route: str, application: _ASGIApplicationProtocol) -> _Extend
     return path(route, application)  # type: ignore[arg-type, return-value]  # the stubs' path() takes views only
 
 
+#: The largest frame the ASGI server reads (uvicorn ``--ws-max-size``, README.md "Two ways to run"): far
+#: above the protocol's 4 KiB (``games.protocol.MAX_MESSAGE_BYTES``), so an oversize frame
+#: reaches the consumers and is answered with a ``too_large`` error frame on an open socket; a
+#: frame past this one is closed by the server (1009) before the application sees it.
+WS_MAX_SIZE = 1 << 20
+
+
 class SiteOriginValidator(OriginValidator):
     """Accept a WebSocket only from the site's own pages: its ``Origin`` must equal, scheme, host
     and port, the origin the connection itself was made to, or be listed in
@@ -55,12 +62,32 @@ class SiteOriginValidator(OriginValidator):
         if scope["type"] != "websocket":
             raise ValueError("SiteOriginValidator guards WebSocket connections only")
         origin = _header(scope, b"origin")
-        parsed = urlparse(origin) if origin else None
+        parsed = _origin_parsed(origin) if origin else None
         allowed = site_origins(scope)
         # A pattern without a scheme would compare host names only: every origin here has one.
-        if parsed is not None and any("://" in p and self.match_allowed_origin(parsed, p) for p in allowed):
+        if parsed is not None and any("://" in p and self._matches(parsed, p) for p in allowed):
             return await cast(Any, self.application)(scope, receive, send)
         return await WebsocketDenier()(scope, receive, send)
+
+    def _matches(self, parsed: ParseResult, pattern: str) -> bool:
+        """Channels' comparison, where a pattern it cannot read (a ``Host`` header with a port
+        past 65535 or not a number) matches nothing instead of raising."""
+        try:
+            return bool(self.match_allowed_origin(parsed, pattern))
+        except ValueError:
+            return False
+
+
+def _origin_parsed(origin: str) -> ParseResult | None:
+    """The ``Origin`` header's parts, or ``None`` when it is no origin at all: a port past 65535
+    or not a number, an unclosed IPv6 bracket (``urlparse`` raises on those, lazily for the
+    port)."""
+    try:
+        parsed = urlparse(origin)
+        _ = parsed.port
+    except ValueError:
+        return None
+    return parsed
 
 
 class SocketAuthMiddleware:

@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
@@ -92,7 +93,7 @@ class DisputeAdmin(admin.ModelAdmin[Dispute]):
 
     @admin.display(description=_("replay and timeline"))
     def replay(self, obj: Dispute) -> SafeString:
-        return replay_html(obj.record)
+        return replay_html(obj.record) if obj.record is not None else _voided_note(obj)
 
     @admin.display(description=_("ledger entries"))
     def ledger_entries(self, obj: Dispute) -> SafeString:
@@ -100,7 +101,7 @@ class DisputeAdmin(admin.ModelAdmin[Dispute]):
 
     @admin.display(description=_("complete record"))
     def full_record(self, obj: Dispute) -> SafeString:
-        return record_json(obj.record)
+        return record_json(obj.record) if obj.record is not None else _voided_note(obj)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # players open disputes on their hands
@@ -133,3 +134,10 @@ class DisputeAdmin(admin.ModelAdmin[Dispute]):
         except AppError as exc:  # the dispute's refusals, or the wallet's when paying a compensation
             messages.error(request, exc.localized())
 
+
+
+def _voided_note(dispute: Dispute) -> SafeString:
+    """What the admin shows for a voided hand in place of its record: it has none."""
+    voided = dispute.voided
+    assert voided is not None
+    return format_html("{} · {}", _("Voided hand: no record, every stake returned"), voided.reason)

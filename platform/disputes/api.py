@@ -32,10 +32,11 @@ from rest_framework.views import APIView
 from accounts.permissions import CanReviewDisputes, can_read_disputes
 from accounts.requests import AuthenticatedRequest
 from accounts.roles import is_auditor
+from config.bounds import AMOUNT_MAX, ID_MAX
 from disputes.models import Dispute
 from disputes.selectors import dispute_events_for, dispute_get_for, dispute_list_for
 from disputes.services import dispute_open, dispute_resolve, dispute_review_start
-from history.models import HandRecord
+from history.models import HandRecord, VoidedHandSeat
 
 PUBLIC_NOTES = ("upheld", "rejected")
 
@@ -56,7 +57,7 @@ class EventSerializer(serializers.Serializer):
 
 class DisputeOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    hand = serializers.IntegerField(source="record.hand_id", help_text="the hand id")
+    hand = serializers.IntegerField(source="hand_id", help_text="the hand id (recorded or voided)")
     player = serializers.IntegerField(source="player_id")
     category = serializers.CharField()
     text = serializers.CharField()
@@ -84,8 +85,9 @@ class DisputeListApi(APIView):
 
     @extend_schema_serializer(component_name="DisputeOpen")
     class InputSerializer(serializers.Serializer):
-        hand = serializers.IntegerField(required=False, help_text="the hand id")
-        record = serializers.IntegerField(required=False, help_text="deprecated: the hand record's row id")
+        hand = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX, help_text="the hand id")
+        record = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX,
+                                          help_text="deprecated: the hand record's row id")
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             if "hand" not in attrs and "record" not in attrs:
@@ -109,10 +111,12 @@ class DisputeListApi(APIView):
         named = data.validated_data
         lookup = {"hand_id": named["hand"]} if "hand" in named else {"pk": named["record"]}
         record = HandRecord.objects.filter(**lookup).first()
-        if record is None:
+        voided = (VoidedHandSeat.objects.filter(hand_id=named["hand"], user=request.user).first()
+                  if record is None and "hand" in named else None)
+        if record is None and voided is None:
             raise NotFound()
-        dispute = dispute_open(player=request.user, record=record, category=data.validated_data["category"],
-                               text=data.validated_data["text"])
+        dispute = dispute_open(player=request.user, record=record, voided=voided,
+                               category=data.validated_data["category"], text=data.validated_data["text"])
         return Response(_detail(dispute, request), status=status.HTTP_201_CREATED)
 
 
@@ -147,7 +151,7 @@ class DisputeResolveApi(APIView):
     class InputSerializer(serializers.Serializer):
         outcome = serializers.ChoiceField(choices=["upheld", "rejected"])
         reason = serializers.CharField(max_length=4000)
-        compensation = serializers.IntegerField(min_value=0, default=0)
+        compensation = serializers.IntegerField(min_value=0, max_value=AMOUNT_MAX, default=0)
 
     @extend_schema(request=InputSerializer, responses=DisputeOutputSerializer)
     def post(self, request: AuthenticatedRequest, pk: int) -> Response:

@@ -4,7 +4,7 @@ from disputes.api import DisputeDetailApi, DisputeListApi, DisputeResolveApi, Di
 
 urlpatterns = [
     path("", DisputeListApi.as_view(), name="api-disputes"),
-    path("<int:pk>/", DisputeDetailApi.as_view(), name="api-dispute"),
-    path("<int:pk>/review/", DisputeReviewApi.as_view(), name="api-dispute-review"),
-    path("<int:pk>/resolve/", DisputeResolveApi.as_view(), name="api-dispute-resolve"),
+    path("<id:pk>/", DisputeDetailApi.as_view(), name="api-dispute"),
+    path("<id:pk>/review/", DisputeReviewApi.as_view(), name="api-dispute-review"),
+    path("<id:pk>/resolve/", DisputeResolveApi.as_view(), name="api-dispute-resolve"),
 ]

@@ -1,4 +1,5 @@
-"""Disputes about a recorded hand: open → under review → upheld / rejected.
+"""Disputes about a hand a player played — a recorded hand, or one the platform voided (its
+player's ``history.VoidedHandSeat`` row): open → under review → upheld / rejected.
 
 A dispute never edits the hand's history: an upheld dispute may pay a compensation through
 the wallet (its own transaction kind, referencing the dispute). Every change is a
@@ -34,7 +35,13 @@ class Dispute(models.Model):
         OTHER = "other", _("other")
 
     record = models.ForeignKey(
-        "history.HandRecord", on_delete=models.PROTECT, related_name="disputes", verbose_name=_("hand")
+        "history.HandRecord", on_delete=models.PROTECT, related_name="disputes", verbose_name=_("hand"),
+        null=True, blank=True,
+    )
+    #: A voided hand has no record: the dispute names the player's voided row instead.
+    voided = models.ForeignKey(
+        "history.VoidedHandSeat", on_delete=models.PROTECT, related_name="disputes", verbose_name=_("voided hand"),
+        null=True, blank=True,
     )
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="disputes", verbose_name=_("player")
@@ -59,6 +66,11 @@ class Dispute(models.Model):
         verbose_name_plural = _("disputes")
         constraints = [
             models.UniqueConstraint(fields=["record", "player"], name="disputes_one_per_player_and_hand"),
+            models.UniqueConstraint(fields=["voided"], name="disputes_one_per_voided_row"),
+            models.CheckConstraint(
+                condition=Q(record__isnull=False, voided__isnull=True) | Q(record__isnull=True, voided__isnull=False),
+                name="disputes_names_a_record_or_a_voided_hand",
+            ),
             models.CheckConstraint(condition=Q(compensation__gte=0), name="disputes_compensation_not_negative"),
             models.CheckConstraint(
                 condition=Q(compensation=0) | Q(status="upheld"), name="disputes_compensation_only_when_upheld"
@@ -67,6 +79,20 @@ class Dispute(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.get_status_display()}"
+
+    @property
+    def hand_id(self) -> int:
+        """The hand disputed, recorded or voided."""
+        return self.record.hand_id if self.record is not None else self._voided.hand_id
+
+    @property
+    def hand_table(self) -> Any:
+        return self.record.table if self.record is not None else self._voided.table
+
+    @property
+    def _voided(self) -> Any:
+        assert self.voided is not None  # the CHECK constraint: a record or a voided row
+        return self.voided
 
     @property
     def resolved(self) -> bool:

@@ -17,7 +17,8 @@ PLAYER_EVENTS = (DisputeEvent.Kind.OPENED, DisputeEvent.Kind.REVIEW, DisputeEven
 
 
 def dispute_list_for(*, user: AnyUser) -> QuerySet[Dispute]:
-    disputes = Dispute.objects.select_related("record", "record__table__stake_level", "player")
+    disputes = Dispute.objects.select_related("record", "record__table__stake_level", "voided__table__stake_level",
+                                              "player")
     if not can_read_disputes(user):
         disputes = disputes.filter(player_id=user.pk)
     return disputes.order_by("-id")
@@ -29,13 +30,13 @@ def dispute_queue() -> QuerySet[Dispute]:
         When(status=Dispute.Status.OPEN, then=Value(0)), When(status=Dispute.Status.UNDER_REVIEW, then=Value(1)),
         default=Value(2), output_field=IntegerField(),
     )
-    disputes = Dispute.objects.select_related("record", "player").annotate(queue=pending)
+    disputes = Dispute.objects.select_related("record", "voided", "player").annotate(queue=pending)
     return disputes.order_by("queue", "opened_at", "id")
 
 
 def dispute_get_for(*, user: AnyUser, pk: int) -> Dispute:
     """The dispute if ``user`` opened it or may read every dispute; 404 otherwise."""
-    dispute = Dispute.objects.select_related("record", "player").filter(pk=pk).first()
+    dispute = Dispute.objects.select_related("record", "voided__table", "player").filter(pk=pk).first()
     if dispute is None or not user.is_authenticated:
         raise Http404
     if dispute.player_id != user.pk and not can_read_disputes(user):
@@ -52,7 +53,8 @@ def dispute_events_for(*, dispute: Dispute, user: AnyUser) -> QuerySet[DisputeEv
 
 def dispute_ledger_entries(*, dispute: Dispute) -> list[dict[str, Any]]:
     """The hand's settlement entries and the dispute's compensation entries."""
-    ids = [i for i in (dispute.record.ledger_transaction_id, dispute.compensation_transaction_id) if i]
+    settled = dispute.record.ledger_transaction_id if dispute.record is not None else None  # a voided hand: none
+    ids = [i for i in (settled, dispute.compensation_transaction_id) if i]
     entries = Entry.objects.filter(transaction_id__in=ids).select_related("account", "transaction").order_by("id")
     return [
         {"transaction": e.transaction_id, "kind": e.transaction.kind, "account": str(e.account), "amount": e.amount,

@@ -21,7 +21,7 @@ from accounts.models import User
 from accounts.permissions import can_review_disputes
 from config.errors import HTTP_FORBIDDEN, AppError
 from disputes.models import Dispute, DisputeEvent
-from history.models import HandRecord, HandRecordSeat
+from history.models import HandRecord, HandRecordSeat, VoidedHandSeat
 from wallet import services as wallet
 
 MAX_TEXT = 4000
@@ -61,20 +61,29 @@ def _text(value: str, field: str) -> str:
 
 
 @transaction.atomic
-def dispute_open(*, player: User, record: HandRecord, category: str, text: str) -> Dispute:
-    """Open a dispute on a hand ``player`` played, within the dispute window."""
-    if not HandRecordSeat.objects.filter(record=record, user=player).exists():
+def dispute_open(*, player: User, record: HandRecord | None = None, voided: VoidedHandSeat | None = None,
+                 category: str, text: str) -> Dispute:
+    """Open a dispute on a hand ``player`` played, within the dispute window: a recorded hand
+    (``record``) or one the platform voided (``voided``, the player's own row of it)."""
+    if record is not None:
+        played, ended = HandRecordSeat.objects.filter(record=record, user=player).exists(), record.finished_at
+    elif voided is not None:
+        played, ended = voided.user_id == player.pk, voided.voided_at
+    else:
+        played, ended = False, timezone.now()
+    if not played:
         raise NotAllowed(_("You can only open a dispute on a hand you played."))
-    if timezone.now() - record.finished_at > window():
+    if timezone.now() - ended > window():
         days = window().days
         raise DisputeError(_("Disputes must be opened within %(days)d days of the hand.") % {"days": days},
                            code="too_late")
     if category not in Dispute.Category.values:
         raise DisputeError(_("Please choose a category."))
     body = _text(text, _("what happened"))
-    if Dispute.objects.filter(record=record, player=player).exists():
+    same = Dispute.objects.filter(record=record) if record is not None else Dispute.objects.filter(voided=voided)
+    if same.filter(player=player).exists():
         raise DisputeError(_("You already opened a dispute on this hand."), code="duplicate")
-    dispute = Dispute.objects.create(record=record, player=player, category=category, text=body)
+    dispute = Dispute.objects.create(record=record, voided=voided, player=player, category=category, text=body)
     _event(dispute, DisputeEvent.Kind.OPENED, player, data={"category": category})
     return dispute
 

@@ -4,6 +4,6 @@ from disputes.views import DisputeDetailView, DisputeListView, DisputeOpenView
 
 urlpatterns = [
     path("", DisputeListView.as_view(), name="dispute-list"),
-    path("new/<int:hand_id>/", DisputeOpenView.as_view(), name="dispute-open"),
-    path("<int:pk>/", DisputeDetailView.as_view(), name="dispute-detail"),
+    path("new/<id:hand_id>/", DisputeOpenView.as_view(), name="dispute-open"),
+    path("<id:pk>/", DisputeDetailView.as_view(), name="dispute-detail"),
 ]

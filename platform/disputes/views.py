@@ -18,7 +18,7 @@ from disputes.forms import DisputeOpenForm
 from disputes.models import Dispute
 from disputes.selectors import dispute_events_for, dispute_get_for, dispute_list_for
 from disputes.services import DisputeError, dispute_open, window
-from history.models import HandRecord
+from history.models import HandRecord, VoidedHandSeat
 
 
 class DisputeListView(LoginRequiredMixin, ListView[Dispute]):
@@ -35,15 +35,25 @@ class DisputeOpenView(LoginRequiredMixin, FormView[DisputeOpenForm]):
     form_class = DisputeOpenForm
     request: AuthenticatedHttpRequest
 
-    def record(self) -> HandRecord:
-        return get_object_or_404(HandRecord, hand_id=self.kwargs["hand_id"], seats__user=self.request.user)
+    def subject(self) -> HandRecord | VoidedHandSeat:
+        """The player's recorded hand of this id, or their row of it if the platform voided it."""
+        hand_id, user = self.kwargs["hand_id"], self.request.user
+        record = HandRecord.objects.filter(hand_id=hand_id, seats__user=user).select_related("table").first()
+        return record or get_object_or_404(VoidedHandSeat.objects.select_related("table"), hand_id=hand_id, user=user)
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        return super().get_context_data(record=self.record(), window_days=window().days, **kwargs)
+        subject = self.subject()
+        voided = isinstance(subject, VoidedHandSeat)
+        when = subject.voided_at if isinstance(subject, VoidedHandSeat) else subject.finished_at
+        return super().get_context_data(hand_id=subject.hand_id, table=subject.table, when=when, voided=voided,
+                                         window_days=window().days, **kwargs)
 
     def form_valid(self, form: DisputeOpenForm) -> HttpResponse:
+        subject = self.subject()
+        voided = subject if isinstance(subject, VoidedHandSeat) else None
+        record = subject if isinstance(subject, HandRecord) else None
         try:
-            dispute = dispute_open(player=self.request.user, record=self.record(),
+            dispute = dispute_open(player=self.request.user, record=record, voided=voided,
                                    category=form.cleaned_data["category"], text=form.cleaned_data["text"])
         except DisputeError as exc:
             form.add_error(None, str(exc))

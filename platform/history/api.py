@@ -31,6 +31,7 @@ from rest_framework.views import APIView
 
 from accounts.permissions import CanReadHands, can_read_hands
 from accounts.requests import AuthenticatedRequest
+from config.bounds import ID_MAX
 from games.engine.registry import GAMES
 from history.exports.stream import FORMATS, export_lines, export_response
 from history.selectors import (

@@ -11,7 +11,7 @@ from history.api import (
 urlpatterns = [
     path("hands/", HandRecordListApi.as_view(), name="api-history-hands"),
     path("hands/export/", HandRecordMyExportApi.as_view(), name="api-history-my-export"),
-    path("hands/<int:hand_id>/", HandRecordDetailApi.as_view(), name="api-history-hand"),
+    path("hands/<id:hand_id>/", HandRecordDetailApi.as_view(), name="api-history-hand"),
     path("export/", HandRecordExportApi.as_view(), name="api-history-export"),
     path("chains/", HandChainListApi.as_view(), name="api-history-chains"),
 ]

@@ -107,3 +107,27 @@ class HandRecordSeat(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.record_id}#{self.seat}: {self.user_id}"
+
+
+class VoidedHandSeat(AppendOnlyModel):
+    """A player's row for a hand the platform voided (docs/HAND_HISTORY.md "Voided hands"): the
+    hand settled nothing, so it has no record in the hash chain and every stake stayed in its
+    seat's table money; this row is what the player's history shows of it and what a complaint
+    about it names. Written once by :func:`history.services.hand_void_seats_write`."""
+
+    hand = models.ForeignKey("games.Hand", on_delete=models.PROTECT, related_name="voided_seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="voided_hand_seats")
+    seat = models.PositiveSmallIntegerField()
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="+")
+    stake_level = models.ForeignKey("tables.StakeLevel", on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveIntegerField(_("hand number"))
+    voided_at = models.DateTimeField(_("voided"))
+    reason = models.CharField(_("reason"), max_length=200)
+
+    class Meta:
+        ordering = ("-voided_at", "-id")
+        constraints = [models.UniqueConstraint(fields=["hand", "seat"], name="history_one_voided_row_per_seat")]
+        indexes = [models.Index(fields=["user", "voided_at"], name="history_voided_user")]
+
+    def __str__(self) -> str:
+        return f"hand {self.hand_id}#{self.seat} voided: {self.user_id}"

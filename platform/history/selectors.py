@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.permissions import AnyUser, can_read_hands
 from games.engine.record import player_copy
-from history.models import HandRecord
+from history.models import HandRecord, VoidedHandSeat
 
 
 def parse_moment(text: str, *, end: bool = False) -> dt.datetime:
@@ -90,6 +90,11 @@ def hand_record_list_for_player(*, user: User) -> QuerySet[HandRecord]:
         .select_related("table", "stake_level")
         .order_by("-id")
     )
+
+
+def voided_hand_list_for_player(*, user: User, limit: int = 30) -> list[VoidedHandSeat]:
+    """The player's hands the platform voided, newest first (docs/HAND_HISTORY.md "Voided hands")."""
+    return list(VoidedHandSeat.objects.filter(user=user).select_related("stake_level")[:limit])
 
 
 def record_with_hash(record: HandRecord) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games.engine.record import GENESIS, json_round_trip, record_parts, seal
 from games.models import Hand, HandAction
-from history.models import HandRecord, HandRecordSeat
+from history.models import HandRecord, HandRecordSeat, VoidedHandSeat
 from tables.models import Table
 
 
@@ -223,3 +223,16 @@ def _seal(
 def _array(values: Any) -> str:
     """A PostgreSQL integer array literal: cheaper than the driver's adaptation of a list."""
     return "{" + ",".join(str(int(v)) for v in values) + "}"
+
+
+def hand_void_seats_write(*, hand: Hand, table: Table, reason: str) -> list[VoidedHandSeat]:
+    """One row per dealt-in player of a hand the platform voided (``hand`` voided and locked,
+    called by ``games.services.settlement``): what the player's history shows of it and what a
+    complaint names. The hash chain is untouched: a voided hand settled nothing."""
+    rows = [
+        VoidedHandSeat(hand=hand, user_id=p["user"], seat=p["seat"], table_id=hand.table_id,
+                       stake_level_id=table.stake_level_id, number=hand.number,
+                       voided_at=hand.finished_at or timezone.now(), reason=reason[:200])
+        for p in hand.players
+    ]
+    return VoidedHandSeat.objects.bulk_create(rows)

@@ -4,7 +4,7 @@ from history.views import HandReplayView, MyHandsView, RecordAddressView
 
 urlpatterns = [
     path("", MyHandsView.as_view(), name="history-hands"),
-    path("hands/<int:hand_id>/", HandReplayView.as_view(), name="history-hand"),
+    path("hands/<id:hand_id>/", HandReplayView.as_view(), name="history-hand"),
     # the old address (the record row's id), redirected
-    path("<int:pk>/", RecordAddressView.as_view(), name="history-record"),
+    path("<id:pk>/", RecordAddressView.as_view(), name="history-record"),
 ]

@@ -15,7 +15,12 @@ from django.views.generic import ListView, TemplateView
 from accounts.requests import AuthenticatedHttpRequest
 from history.models import HandRecord
 from history.replay import replay
-from history.selectors import hand_id_of_record, hand_record_for_viewer, hand_record_list_for_player
+from history.selectors import (
+    hand_id_of_record,
+    hand_record_for_viewer,
+    hand_record_list_for_player,
+    voided_hand_list_for_player,
+)
 
 
 class MyHandsView(LoginRequiredMixin, ListView[HandRecord]):
@@ -26,6 +31,9 @@ class MyHandsView(LoginRequiredMixin, ListView[HandRecord]):
 
     def get_queryset(self) -> QuerySet[HandRecord]:
         return hand_record_list_for_player(user=self.request.user)
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return super().get_context_data(voided=voided_hand_list_for_player(user=self.request.user), **kwargs)
 
 
 class HandReplayView(LoginRequiredMixin, TemplateView):

@@ -11,5 +11,5 @@ urlpatterns = [
     path("", admin.site.admin_view(views.pairs_view), name="pairs"),
     path("welcome-coins/", admin.site.admin_view(views.grant_flows_view), name="grant_flows"),
     path("players/", admin.site.admin_view(views.players_view), name="players"),
-    path("pairs/<int:a>/<int:b>/", admin.site.admin_view(views.pair_view), name="pair"),
+    path("pairs/<id:a>/<id:b>/", admin.site.admin_view(views.pair_view), name="pair"),
 ]

@@ -15,6 +15,22 @@ from accounts.roles import is_auditor
 from integrity import selectors
 
 PERIODS = (7, 30, 90, 365)
+#: The longest period a page may ask for (a hundred years): ``?days=`` past it means all of it.
+MAX_DAYS = 36_500
+
+
+def period_days(raw: str) -> int | None:
+    """``?days=`` as a period: a positive whole number of days up to :data:`MAX_DAYS`; anything
+    else (empty, zero, negative, not a number) means all time.
+
+    >>> period_days("30"), period_days("10" * 20), period_days("-5"), period_days("x")
+    (30, 36500, None, None)
+    """
+    try:
+        days = int(raw)
+    except ValueError:
+        return None
+    return min(days, MAX_DAYS) if days > 0 else None
 
 
 def may_see_integrity(user: Any) -> bool:
@@ -26,10 +42,7 @@ def may_see_integrity(user: Any) -> bool:
 def _context(request: HttpRequest, title: str) -> dict[str, Any]:
     if not may_see_integrity(request.user):
         raise PermissionDenied
-    try:
-        days: int | None = int(request.GET.get("days", "0")) or None
-    except ValueError:
-        days = None
+    days = period_days(request.GET.get("days", ""))
     return {**admin.site.each_context(request), "title": title, "days": days, "periods": PERIODS,
             "min_hands": selectors.MIN_HANDS, "z_flag": selectors.Z_FLAG, "z_player": selectors.Z_PLAYER}
 

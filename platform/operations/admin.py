@@ -5,7 +5,6 @@ superusers) and the staff-action form, which calls :mod:`operations.services`.""
 from __future__ import annotations
 
 import csv
-import uuid
 from typing import Any
 
 from django.contrib import admin, messages
@@ -19,7 +18,7 @@ from accounts.models import User
 from accounts.roles import is_auditor
 from config.admin import ReadOnlyAdminMixin
 from operations import selectors, services
-from operations.forms import StaffActionForm
+from operations.forms import StaffActionForm, request_key_issue
 from operations.models import StaffAction
 from wallet.money import format_coins
 
@@ -150,20 +149,36 @@ class StaffActionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[StaffAction]):
         assert isinstance(actor, User)
         if not any(services.may_act(actor, k) for k in StaffAction.Kind.values):
             raise PermissionDenied
-        initial = {"request_key": uuid.uuid4().hex, **request.GET.dict()}
-        form = StaffActionForm(request.POST or None, initial=initial)
+        prefill = {k: v for k, v in request.GET.dict().items() if k != "request_key"}  # the server issues it
+        initial = {**prefill, "request_key": request_key_issue(actor_id=actor.pk)}
+        form = StaffActionForm(request.POST or None, initial=initial, actor_id=actor.pk)
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
+            done_before = selectors.staff_action_by_key(kind=data["kind"], request_key=data["request_key"])
             try:
+                if done_before is not None and not _same_action(done_before, data):
+                    raise ValidationError(_("This form was already used for another action: reload the page "
+                                            "to take a new one."))
                 action = _act(actor, data)
             except ValidationError as exc:
                 form.add_error(None, exc)
             else:
-                messages.success(request, _("Done: %(action)s.") % {"action": action.get_kind_display()})
+                done = _("Already done: %(action)s.") if done_before is not None else _("Done: %(action)s.")
+                messages.success(request, done % {"action": action.get_kind_display()})
                 return HttpResponseRedirect(reverse("admin:operations_staffaction_changelist"))
         context = {**self.admin_site.each_context(request), "title": _("Staff action"), "form": form,
                    "opts": self.model._meta}
         return TemplateResponse(request, "admin/operations/act.html", context)
+
+
+def _same_action(action: StaffAction, data: dict[str, Any]) -> bool:
+    """Whether a resubmitted form asks for the action its key already took (same target and amount)."""
+    kind = data["kind"]
+    if kind in (StaffAction.Kind.GRANT, StaffAction.Kind.BAN, StaffAction.Kind.UNBAN):
+        same_target = action.target_user_id == data["user"].pk
+    else:
+        same_target = action.target_table_id == data["table"].pk
+    return same_target and (kind != StaffAction.Kind.GRANT or action.amount == data["amount"])
 
 
 def _act(actor: User, data: dict[str, Any]) -> StaffAction:

@@ -58,7 +58,7 @@ class LobbyConsumer(LocalizedWebsocketConsumer):
         if text_data is None:
             code, message = "bad_message", _("binary frames are not accepted; send JSON text")
         elif len(text_data) > MAX_FRAME_CHARS:
-            code, message = "bad_message", _("message too large (over %(n)d bytes)") % {"n": MAX_FRAME_CHARS}
+            code, message = "too_large", _("message too large (over %(n)d bytes)") % {"n": MAX_FRAME_CHARS}
         else:
             code, message = "read_only", _("The lobby only sends.")
         await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))

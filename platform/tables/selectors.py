@@ -54,6 +54,7 @@ def table_summary(table: Table) -> dict[str, Any]:
         "free_seats": [i for i in range(level.seats) if i not in taken],
         "players": [{"seat": s.index, "name": s.user.shown_name, "status": s.status} for s in seats],
         "hands_played": table.hands_played,
+        "closed": table.status != Table.Status.OPEN,
     }
 
 

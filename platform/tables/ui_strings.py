@@ -29,6 +29,7 @@ COMMON: dict[str, Promise] = {
     "seats_count": _("{n} seats"),
     "free_seats": _("{n} free"),
     "full": _("Full"),
+    "table_closed": _("Table closed"),
     "watch": _("Watch"),
     "sit": _("Sit down"),
     "no_tables": _("No open tables at this stake yet."),
@@ -45,6 +46,7 @@ TABLE: dict[str, Promise] = {
     "phase_arrange": _("Arrange your rows"),
     "phase_settled": _("Showdown"),
     "phase_void": _("Game voided: stakes returned"),
+    "hand_voided": _("Hand voided: every stake returned"),
     "phase_bid": _("Bid for the bank"),
     "phase_offer": _("The bank is offered"),
     "phase_bet": _("Place your bets"),
@@ -161,6 +163,7 @@ TABLE: dict[str, Promise] = {
     "notice_cooling_off": _("You are taking a break from play: unseated, your table money is back in your wallet."),
     # error codes (docs/PROTOCOL.md)
     "err_bad_message": _("The server could not read that request."),
+    "err_too_large": _("That request is too large for the server."),
     "err_rate_limited": _("Too many requests: slow down a little."),
     "err_login_required": _("Log in to play."),
     "err_illegal": _("That move is not allowed now."),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -73,15 +73,14 @@ class LobbyView(TemplateView):
 
 
 class TableView(TemplateView):
-    """One table: anyone may watch; a signed-in player may sit down."""
+    """One table: anyone may watch; a signed-in player may sit down while it is open (a closed
+    table's page says so, with its last state and no seat to take)."""
 
     def get_template_names(self) -> list[str]:
         return [f"tables/table_{engine_for(self.table.stake_level.game).page}.html"]
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         self.table = get_object_or_404(Table.objects.select_related("stake_level"), pk=kwargs["table_id"])
-        if self.table.status != Table.Status.OPEN:
-            raise Http404("This table is closed.")
         return super().get(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
@@ -95,6 +94,7 @@ class TableView(TemplateView):
         context["config"] = {
             "table": table.pk,
             "name": table.name,
+            "closed": table.status != Table.Status.OPEN,
             "game": level.game,
             "mode": level.mode,
             "ws": f"/ws/tables/{table.pk}/",

@@ -37,6 +37,7 @@
           var w = this.frame.waiting;
           return w && w.reason === "next_hand" ? t("next_hand") : t("waiting_players");
         }
+        if (this.hand.status === "voided") return t("hand_voided");  // the platform voided it
         if (!this.active) return this.phase === "void" ? t("phase_void") : t("phase_settled");
         return t("phase_" + this.phase);
       },

@@ -43,6 +43,7 @@
         if (this.showdownHand === hand.id) return;
         this.endShowdown();
         this.showdownHand = hand.id;
+        if (hand.status === "voided") return;  // no result to show: the phase line says voided
         var live = prev && prev.id === hand.id && prev.status === "active";
         if (live && hand.view && hand.view.result) this.playShowdown(before); else this.stage = SUMMARY;
       },

@@ -56,6 +56,8 @@
       get active() { return !!this.hand && this.hand.status === "active"; },
       get you() { return this.frame ? this.frame.you : null; },
       get seated() { return this.you !== null && this.you !== undefined; },
+      /* A closed table offers no seat: the page (before its first frame) and every frame say so. */
+      get closed() { return this.frame ? !!this.frame.closed : !!config.closed; },
       get handSeat() { return this.hand ? this.hand.seat : null; },
       get dealtIn() { return this.handSeat !== null && this.handSeat !== undefined; },
       get mine() { return this.dealtIn && this.view ? this.view.seats[this.handSeat] : null; },
@@ -135,6 +137,7 @@
       phaseLabel: function () {
         if (!this.frame) return t("conn_connecting");
         if (!this.hand) return t("waiting_players");
+        if (this.hand.status === "voided") return t("hand_voided");  // the platform voided it
         if (!this.active) return this.phase === "void" ? t("phase_void") : t("phase_settled");
         return t("phase_" + this.phase);
       },

@@ -109,15 +109,21 @@ def test_a_banned_player_is_cashed_out_and_cannot_log_in_or_sit(people: dict[str
     assert list(StaffAction.objects.values_list("kind", flat=True)) == ["unban", "ban"]
 
 
+def _issued_key(client: Client, query: str = "") -> str:
+    """The request key the server put in a freshly shown staff action form."""
+    response = client.get(f"/admin/operations/staffaction/act/{query}")
+    assert response.status_code == 200
+    return str(response.context["form"].initial["request_key"])
+
+
 def test_the_admin_form_calls_the_service(people: dict[str, Any]) -> None:
     client = Client()
     client.force_login(people["staff"])
     url = "/admin/operations/staffaction/act/"
-    assert client.get(url).status_code == 200
     body = {"kind": "grant", "player": people["player"].username, "amount": "700", "reason": "promo",
-            "request_key": "k1"}
+            "request_key": _issued_key(client)}
     assert client.post(url, body).status_code == 302
     assert client.post(url, body).status_code == 302  # the same request again: nothing more
     assert wallet_balance(user=people["player"]) == 700
-    assert client.post(url, {**body, "reason": "", "request_key": "k2"}).status_code == 200
+    assert client.post(url, {**body, "reason": "", "request_key": _issued_key(client)}).status_code == 200
     assert StaffAction.objects.count() == 1

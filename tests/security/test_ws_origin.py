@@ -90,3 +90,14 @@ async def test_the_projects_asgi_application_checks_origins_this_way(settings: A
         connected, _ = await comm.connect()
         assert connected is expected, origin
         await comm.disconnect()
+
+
+@pytest.mark.parametrize("origin", ["http://127.0.0.1:99999", "http://127.0.0.1:80a", "http://127.0.0.1:-1",
+                                    "http://[::1", "http://127.0.0.1:8021:8021", "http://:", "\x7f\x00", "null"])
+async def test_an_origin_with_an_unreadable_port_or_host_is_refused_cleanly(origin: str) -> None:
+    assert not await _connects(origin, host="127.0.0.1:8021")
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:99999", "127.0.0.1:port", "[::1"])
+async def test_a_host_header_with_an_unreadable_port_refuses_the_socket_cleanly(host: str) -> None:
+    assert not await _connects(f"http://{host}", host=host)

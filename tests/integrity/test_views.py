@@ -1,0 +1,25 @@
+"""The integrity pages' period: ``?days=`` of any size or shape shows a page, never a 500."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from integrity.views import MAX_DAYS, period_days
+
+from tests.factories import funded_user
+
+
+@pytest.mark.parametrize(("raw", "days"), [("7", 7), ("365", 365), ("", None), ("0", None), ("-3", None),
+                                           ("x", None), ("1e3", None), (str(10**30), MAX_DAYS),
+                                           (str(MAX_DAYS + 1), MAX_DAYS), ("9" * 5000, None)])
+def test_a_period_is_a_positive_number_of_days_clamped_to_a_century(raw: str, days: int | None) -> None:
+    assert period_days(raw) == days
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("raw", [str(10**30), "99999999999", "-" + str(10**30), "abc", "-1"])
+def test_every_integrity_page_answers_a_huge_negative_or_wordy_period(raw: str) -> None:
+    client = Client(raise_request_exception=False)
+    client.force_login(funded_user("auditor", 1, is_staff=True, is_superuser=True))
+    for page in ("/admin/integrity/", "/admin/integrity/players/", "/admin/integrity/pairs/1/2/"):
+        assert client.get(page, {"days": raw}).status_code in (200, 403), page
