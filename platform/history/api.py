@@ -54,10 +54,6 @@ FILTER_PARAMETERS = [
 ]
 
 
-#: The largest id a database column holds (64-bit): a larger one is a clear error, not a crash.
-ID_MAX = 2**63 - 1
-
-
 class FilterSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=list(FORMATS), default="jsonl")
     since = serializers.CharField(required=False, allow_blank=True)  # blank (an empty form field): no limit
