@@ -48,7 +48,9 @@ def waiting_part(table: Table, seats: Sequence[SeatLike], hand: Hand | None) -> 
     if ready < low:
         out = sum(1 for s in seats if s.status in (Seat.Status.SITTING_OUT, Seat.Status.AWAY))
         return {"reason": "players", "ready": ready, "min": low, "need": low - ready, "sitting_out": out}
-    if sum(1 for s in seats if _dealt_next(table, s) and not s.disconnected) < min(2, low):
+    dealt = [s for s in seats if _dealt_next(table, s)]
+    bound = all(set_running(table.stake_level.game, table.carry, s.user_id) for s in dealt)
+    if not bound and sum(1 for s in dealt if not s.disconnected) < min(2, low):
         return {"reason": "connected"}  # docs/RULES.md "Away players": two connected players deal
     return {"reason": "next_hand"}
 

@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.adapters import away_outcome, carry_after_removal
-from games.engine.defaults import AWAY_SIT_OUT, AWAY_STAND_UP
+from games.engine.defaults import AWAY_SIT_OUT, AWAY_STAND_UP, AWAY_STAY
 from games.models import Hand, HandAction
 from games.presence import presence_absent
 from games.services.settlement import seat_remove
@@ -121,7 +121,7 @@ def seats_to_deal(table: Table, dealt: list[SeatMoney], low: int) -> tuple[list[
     seats changed: a seat marked disconnected that is not bound to a running set sits out or
     stands up first, and when fewer than two of the rest (one where ``low``, the game's fewest
     players, is one: a player against the house) have a connected player, nobody is dealt in
-    (an empty list)."""
+    (an empty list) — unless every one of them is bound to a running set, which is finished."""
     game, kept, changed, stood = table.stake_level.game, [], False, False
     for seat, money in dealt:
         outcome = away_outcome(game, table.carry, seat.user_id) if seat.disconnected else None
@@ -134,6 +134,8 @@ def seats_to_deal(table: Table, dealt: list[SeatMoney], low: int) -> tuple[list[
             _stood_up(table)
         table_seats_changed(table)
         table_touch(table)
+    if kept and all(away_outcome(game, table.carry, s.user_id) == AWAY_STAY for s, _m in kept):
+        return kept, changed  # a running set (the trio's) is finished as its rules say, here or not
     gone = _gone(table, [s.user_id for s, _m in kept])
     connected = [s for s, _m in kept if not s.disconnected and s.user_id not in gone]
     return (kept if len(connected) >= connected_needed(low) else []), changed

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import time_machine
 from asgiref.sync import async_to_sync
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import User
 from games.models import Clock, Hand
@@ -73,8 +73,10 @@ def _status(table: Table, user: User) -> str | None:
 
 
 def _cash_outs(user: User) -> list[str]:
+    """The player's statement rows of cash-outs to the wallet, as an English page words them."""
     entries = wallet_selectors.wallet_statement(user=user, kind=TransactionKind.CASH_OUT)
-    return [entry_label(entry) for entry in entries if entry.account.kind == "wallet"]
+    with translation.override("en"):
+        return [entry_label(entry) for entry in entries if entry.account.kind == "wallet"]
 
 
 @pytest.mark.parametrize(("game", "mode"), SIT_OUT_GAMES, ids=[f"{g}-{m or 'standard'}" for g, m in SIT_OUT_GAMES])
