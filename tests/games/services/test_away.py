@@ -202,3 +202,39 @@ def test_a_seat_sitting_out_with_no_time_on_record_starts_its_time_at_the_sweep(
     limit = timedelta(seconds=settings.GAMES_AWAY_STAND_UP_AFTER)
     assert _sweep_at(now + limit - timedelta(seconds=1))["stood_up"] == 0
     assert _sweep_at(now + limit + timedelta(seconds=1))["stood_up"] == 1
+
+
+@pytest.mark.parametrize("present", [2, 0], ids=["two-stay", "all-tabs-closed"])
+def test_a_closed_tab_is_dealt_no_hand_after_the_one_in_play_and_stands_up_after_the_setting(
+        funded, table_for, settings, present):
+    """The review's table: 十三张 with 8-second arranging, a tab closed at t = 0 (or all three).
+    Played out over simulated time with the timers, the deals and the sweeper as they run: the
+    closed tab finishes the hand in play only, and its seat stands up once it has sat out for
+    GAMES_AWAY_STAND_UP_AFTER; the players still there play on."""
+    table = table_for("thirteen", arrange_seconds=8)
+    users = _seated(table, funded, 3)
+    start = timezone.now()
+    first = hand_start_if_ready(table_id=table.pk)
+    for user in users[present:]:
+        async_to_sync(presence_closed)(table.pk, user.pk)
+    dealt_after, stood_at, t = 0, None, 0
+    while t < settings.GAMES_AWAY_STAND_UP_AFTER + 30:
+        t += 3
+        with time_machine.travel(start + timedelta(seconds=t), tick=False):
+            for user in users[:present]:
+                presence_beat(table.pk, user.pk)
+            hand = Hand.objects.filter(table=table, status=Hand.Status.ACTIVE).first()
+            if hand is not None and hand.deadline is not None and hand.deadline <= timezone.now():
+                hand_expire(hand_id=hand.pk, phase_seq=hand.phase_seq)
+            elif hand is None:  # the start timer (the showdown pause only spaces the hands out)
+                dealt = hand_start_if_ready(table_id=table.pk)
+                dealt_after += int(dealt is not None and users[-1].pk in {p["user"] for p in dealt.players})
+            _ticked(timezone.now())
+            hands_sweep()
+        if stood_at is None and _status(table, users[-1]) is None:
+            stood_at = t
+    assert dealt_after == 0
+    assert stood_at is not None and stood_at <= first.deadline.timestamp() - start.timestamp() + 3 + \
+        settings.GAMES_AWAY_STAND_UP_AFTER + 2 * settings.GAMES_SWEEP_EVERY
+    hands = Hand.objects.filter(table=table).count()
+    assert hands == 1 if present == 0 else hands > 10
