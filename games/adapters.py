@@ -84,6 +84,12 @@ def set_running(game: str, saved: dict[str, Any] | None, user_id: int) -> bool:
     return engine_for(game).set_running(saved, user_id)
 
 
+def away_outcome(game: str, saved: dict[str, Any] | None, user_id: int) -> str:
+    """What becomes of the seat of a player away at the end of a hand: stays (the trio's running
+    set), sits out, or stands up (docs/RULES.md "Away players")."""
+    return engine_for(game).away_outcome(saved, user_id)
+
+
 def carry_after_removal(game: str, saved: dict[str, Any]) -> dict[str, Any]:
     """What the table keeps after seats were removed for lack of table money: in the trio the
     set ends there, without a leaver penalty; elsewhere the carry-over stands."""

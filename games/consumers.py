@@ -107,6 +107,10 @@ class TableConsumer(LocalizedWebsocketConsumer):
             from games.services.limits import connection_release_async
 
             await connection_release_async(user_id=self.user_id, channel=self.channel_name)
+        if self.user_id is not None:  # the seat counts as gone until its next heartbeat
+            from games.services.presence import seat_closed_async
+
+            await seat_closed_async(table_id=self.table_id, user_id=self.user_id)
         await self.channel_layer.group_discard(broadcast.table_group(self.table_id), self.channel_name)
         if self.user_id is not None:
             await self.channel_layer.group_discard(user_group(self.user_id), self.channel_name)

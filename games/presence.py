@@ -14,6 +14,11 @@ time only moves forward, so a seat this process has already seen inside the wind
 inside it: the process remembers the last time it read or wrote for each seat
 (``_known``), and a frame asks Redis only about the seats not known to be inside the window
 (none at a table whose players all beat lately), with the same answer a fresh read would give.
+
+A connection that closes leaves a mark (``presence_closed``): its seat counts as gone from then
+until its next heartbeat (``presence_absent``), so a tab closed during a hand is known to be
+away when the hand ends, without waiting out the window. The heartbeat times themselves are left
+as they were: they only move forward.
 """
 
 from __future__ import annotations
@@ -56,6 +61,10 @@ def presence_key(table_id: int, user_id: int) -> str:
     return f"games:presence:{table_id}:{user_id}"
 
 
+def presence_closed_key(table_id: int, user_id: int) -> str:
+    return f"games:presence:closed:{table_id}:{user_id}"
+
+
 class _Local:
     """The embedded mode's records: one process, one lock (no expiry needed in a day's run)."""
 
@@ -79,6 +88,9 @@ class _Local:
     def reset(self) -> None:
         with self.lock:
             self.seen.clear()
+
+    async def amark(self, key: str, at: float) -> None:
+        self.start({key: at})
 
     async def abeat(self, key: str, at: float, table_id: int, also: Also | None) -> Beat:
         return (*self.beat(key, at, table_id), None)  # memory only: nothing to wait for, no pipeline
@@ -111,6 +123,9 @@ class _Redis:
         for key, at in values.items():
             pipe.set(key, repr(at), ex=PRESENCE_TTL)
         pipe.execute()
+
+    async def amark(self, key: str, at: float) -> None:
+        await loop_client(self.url).set(key, repr(at), ex=PRESENCE_TTL)
 
     def reset(self) -> None:
         keys = list(self.client.scan_iter(match=presence_key("*", "*"), count=1000))  # type: ignore[arg-type]
@@ -179,6 +194,30 @@ def presence_online(seats: Iterable[SeatKey], now: float, within: float) -> set[
     if unknown:
         online.update(seat for seat, last in presence_read(unknown).items() if now - last <= within)
     return online
+
+
+async def presence_closed(table_id: int, user_id: int) -> None:
+    """A player's connection to the table closed: the seat counts as gone until its next
+    heartbeat (:func:`presence_absent`). A player with another connection open beats again
+    within seconds."""
+    await _store().amark(presence_closed_key(table_id, user_id), time.time())
+
+
+def presence_absent(seats: Iterable[SeatKey], now: float, within: float) -> set[SeatKey]:
+    """The seats gone at ``now``: not heard from within ``within`` seconds, or whose connection
+    closed after their last heartbeat. A seat with no heartbeat on record is not counted gone
+    (a cache that lost its keys marks nobody away). One read, from the store itself."""
+    seats = list(seats)
+    if not seats:
+        return set()
+    keys = [key for t, u in seats for key in (presence_key(t, u), presence_closed_key(t, u))]
+    values = _store().read(keys)
+    gone = set()
+    for i, seat in enumerate(seats):
+        last, closed = values[2 * i], values[2 * i + 1]
+        if last is not None and (now - last > within or (closed is not None and closed >= last)):
+            gone.add(seat)
+    return gone
 
 
 def presence_start(seats: Iterable[SeatKey], at: float) -> None:

@@ -23,6 +23,9 @@ class SeatLike(Protocol):
     @property
     def status(self) -> str: ...
 
+    @property
+    def disconnected(self) -> bool: ...
+
 
 def _dealt_next(table: Table, seat: SeatLike) -> bool:
     """Whether a seat would be dealt the next hand: playing, or a leaver still bound to a set
@@ -43,8 +46,12 @@ def waiting_part(table: Table, seats: Sequence[SeatLike], hand: Hand | None) -> 
     low, _high = player_limits(table.stake_level)
     ready = sum(1 for s in seats if _dealt_next(table, s))
     if ready < low:
-        out = sum(1 for s in seats if s.status == Seat.Status.SITTING_OUT)
+        out = sum(1 for s in seats if s.status in (Seat.Status.SITTING_OUT, Seat.Status.AWAY))
         return {"reason": "players", "ready": ready, "min": low, "need": low - ready, "sitting_out": out}
+    dealt = [s for s in seats if _dealt_next(table, s)]
+    bound = all(set_running(table.stake_level.game, table.carry, s.user_id) for s in dealt)
+    if not bound and sum(1 for s in dealt if not s.disconnected) < min(2, low):
+        return {"reason": "connected"}  # docs/RULES.md "Away players": two connected players deal
     return {"reason": "next_hand"}
 
 

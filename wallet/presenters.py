@@ -23,6 +23,10 @@ AT_TABLE: dict[str, str] = {
     TransactionKind.COMMISSION: gettext_noop("Commission at table %(table)s"),
     TransactionKind.PENALTY: gettext_noop("Penalty at table %(table)s"),
 }
+#: Cash-outs the system made for a reason the statement names (its memo).
+CASH_OUT_MEMOS: dict[str, str] = {
+    "away": gettext_noop("Stood up (away): cash-out from table %(table)s"),
+}
 FIXED: dict[str, str] = {
     TransactionKind.ADJUSTMENT: gettext_noop("Adjustment by staff"),
     TransactionKind.DISPUTE_COMPENSATION: gettext_noop("Dispute compensation"),
@@ -66,7 +70,8 @@ def transaction_label(txn: LedgerTransaction, table_ref: str = "") -> str:
         label = GRANT_REFERENCES.get(reference)
         return _(label) if label else _("Coins granted by staff") if txn.actor_id else _("Coins granted")
     if kind in AT_TABLE:
-        return _(AT_TABLE[kind]) % {"table": table_number(table_ref or reference.removeprefix("table:"))}
+        words = CASH_OUT_MEMOS.get(txn.memo, AT_TABLE[kind]) if kind == TransactionKind.CASH_OUT else AT_TABLE[kind]
+        return _(words) % {"table": table_number(table_ref or reference.removeprefix("table:"))}
     if kind in FIXED:
         return _(FIXED[kind])
     if kind == TransactionKind.REVERSAL:

@@ -126,9 +126,12 @@ def wallet_top_up(
 
 
 def wallet_cash_out(
-    *, user: User, table_ref: str, amount: int | None = None, idempotency_key: str, actor: User | None = None
+    *, user: User, table_ref: str, amount: int | None = None, idempotency_key: str, actor: User | None = None,
+    memo: str = "",
 ) -> LedgerTransaction:
-    """Move table money back to the wallet: ``amount`` or, with None, all of it (possibly nothing)."""
+    """Move table money back to the wallet: ``amount`` or, with None, all of it (possibly nothing).
+    ``memo``: why, in the system's words (``wallet.presenters.CASH_OUT_MEMOS`` words it for the
+    statement)."""
     if amount is not None:
         _positive(amount)
     table = AccountKey.table(user.pk, _table(table_ref))
@@ -145,7 +148,7 @@ def wallet_cash_out(
     return ledger_post(Posting(
         kind=TransactionKind.CASH_OUT, idempotency_key=_key(idempotency_key), request=request, legs=legs,
         build=everything if amount is None else None, lock=(table, wallet), reference=f"table:{table_ref}",
-        actor_id=_actor_id(actor),
+        actor_id=_actor_id(actor), memo=memo,
     ))
 
 

@@ -7,6 +7,8 @@ ones that fit it and writes its own where its rules differ.
 [{'seat': 0, 'reason': 'below_table_minimum', 'stack': 900, 'minimum': 1000}]
 >>> carry_kept({"engine": {"dealer": 1}, "players": [4, 5]}, [5, 6])
 {'dealer': 1}
+>>> away_sits_out({"engine": {"dealer": 1}, "players": [4, 5]}, 4)
+'sit_out'
 """
 
 from __future__ import annotations
@@ -56,6 +58,19 @@ def carry_kept(saved: Mapping[str, Any] | None, players: Sequence[int]) -> dict[
 def no_set_running(saved: Mapping[str, Any] | None, user_id: int) -> bool:
     """Games without sets: nobody is ever bound to the table."""
     return False
+
+
+#: What happens to the seat of a player who was away (auto-played, not connected) at the end of
+#: a hand (docs/RULES.md "Away players"): it stays dealt in (bound to a running set), sits out
+#: from the next deal, or stands up with its table money returned to the wallet.
+AWAY_STAY, AWAY_SIT_OUT, AWAY_STAND_UP = "stay", "sit_out", "stand_up"
+AWAY_OUTCOMES = (AWAY_STAY, AWAY_SIT_OUT, AWAY_STAND_UP)
+
+
+def away_sits_out(saved: Mapping[str, Any] | None, user_id: int) -> str:
+    """Games without sets: an away player sits out from the next deal (docs/RULES.md "Away
+    players")."""
+    return AWAY_SIT_OUT
 
 
 def carry_unchanged(saved: dict[str, Any]) -> dict[str, Any]:

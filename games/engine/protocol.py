@@ -219,6 +219,13 @@ class GameEngine(Protocol):
         counts as disconnecting, auto-played to the end of the set)."""
         ...
 
+    def away_outcome(self, saved: Mapping[str, Any] | None, user_id: int) -> str:
+        """What becomes of ``user_id``'s seat when the player was away at the end of a hand
+        (auto-played, not connected): ``"stay"`` (bound to a running set), ``"sit_out"`` or
+        ``"stand_up"`` (:data:`games.engine.defaults.AWAY_OUTCOMES`); ``saved`` is the carry-over
+        the table saved after that hand."""
+        ...
+
     def carry_after_removal(self, saved: dict[str, Any]) -> dict[str, Any]:
         """What the table keeps after seats were removed for lack of table money."""
         ...

@@ -33,6 +33,7 @@ from games.engine.deck import commitment, new_server_seed
 from games.engine.errors import EngineError
 from games.engine.protocol import Voidable
 from games.models import Hand, HandAction
+from games.services.away import seats_away_after_hand, seats_to_deal
 from games.services.errors import NoActiveHand, NotSeated, PlayError
 from games.services.settlement import hand_settle, hand_void_settle, seat_remove, seats_barred_remove
 from games.services.store import (
@@ -130,7 +131,8 @@ def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Ha
     1. Lock the table and seats; do nothing while a hand is in play, or when a timer that
        expected ``hands_played`` hands finds another hand was dealt since it was set.
     2. Remove the seats of players who may not play now (banned, self-excluded, cooling off),
-       and seats below the minimum table money (told why).
+       seats that are leaving, and seats below the minimum table money (told why); away seats
+       sit out, and no hand is dealt without two connected players (``away``).
     3. With enough players, ask the engine for a new hand from a fresh server seed.
     """
     table = table_lock(table_id)
@@ -144,8 +146,8 @@ def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Ha
         table_touch(table)
         hand_start_after_commit(table.pk, 0, pause=False)  # the players left may still be enough
         return None
-    dealt = [(s, money) for s, money in locked if _dealt_in(table, s)]
     low, high = player_limits(level)
+    dealt, moved = seats_to_deal(table, [(s, money) for s, money in locked if _dealt_in(table, s)], low)
     if len(dealt) < low:
         return None
     seats, stacks = [s for s, _money in dealt[:high]], [money for _s, money in dealt[:high]]
@@ -156,7 +158,8 @@ def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Ha
         table_touch(table)
         hand_start_after_commit(table.pk, 0, pause=False)  # the players left may still be enough
         return None
-    table_seats_read(table, locked)  # a deal moves no table money: the frames show these
+    if not moved:
+        table_seats_read(table, locked)  # a deal moves no table money: the frames show these
     return _deal(table, seats, stacks, carry)
 
 
@@ -275,6 +278,7 @@ def hand_advance(table: Table, hand: Hand, state: dict[str, Any]) -> int:
         return table_touch(table)
     hand_state_set(hand, state)
     hand_settle(table=table, hand=hand, result=result)
+    seats_away_after_hand(table=table, hand=hand)
     version = table_touch(table)  # queued first: the settled hand goes out before the next deal's
     hand_next_after_commit(table)
     return version

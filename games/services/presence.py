@@ -10,6 +10,7 @@ when the sweeper first finds it so: a lost cache marks nobody away.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from typing import Any
 
@@ -18,10 +19,13 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.frames import snapshot_from, snapshot_rows
-from games.presence import Also, presence_beat, presence_beat_async, presence_read
+from games.presence import Also, presence_beat, presence_beat_async, presence_closed, presence_read
 from games.services.hand_presence import hand_player_back, hand_player_left
+from games.services.hands import hand_start_after_commit
 from games.services.store import table_lock, table_touch
 from tables.models import Seat
+
+log = logging.getLogger(__name__)
 
 
 def seat_heartbeat(*, table_id: int, user: User, away: bool = False) -> int | None:
@@ -56,6 +60,16 @@ async def seat_opened_async(*, table_id: int, user: User) -> dict[str, Any]:
 
     first, _version, _more = await presence_beat_async(table_id, user.pk, None)
     return await in_db_thread(_opened, table_id, user, first)
+
+
+async def seat_closed_async(*, table_id: int, user_id: int) -> None:
+    """A player's connection to the table closed: the seat counts as gone until it beats again,
+    so a hand that ends with it auto-played sits it out (docs/RULES.md "Away players"). Never
+    fails the close: without the mark the seat is found gone once its window passes."""
+    try:
+        await presence_closed(table_id, user_id)
+    except Exception as exc:  # noqa: BLE001 - the window still finds the seat gone
+        log.warning("could not mark table %s user %s gone: %s", table_id, user_id, exc)
 
 
 def _opened(table_id: int, user: User, first: bool) -> dict[str, Any]:
@@ -102,6 +116,7 @@ def seat_reconnect(*, table_id: int, user: User) -> bool:
         return False
     hand_player_back(table=table, user=user)
     table_touch(table)
+    hand_start_after_commit(table.pk, hands_played=table.hands_played)  # two connected players may deal now
     return True
 
 

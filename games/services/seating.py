@@ -124,13 +124,16 @@ def seat_top_up(*, table_id: int, user: User, amount: int, request_id: str) -> i
 
 @transaction.atomic
 def seat_sit_out(*, table_id: int, user: User, out: bool) -> Seat:
-    """Sit out from the next hand (``out=False``: play again)."""
+    """Sit out from the next hand (``out=False``: play again, also after sitting out away). A
+    seat sitting out is stood up after GAMES_AWAY_STAND_UP_AFTER seconds (``away``)."""
     table = table_lock(table_id)
     seat = _my_seat(table, user)
     if seat.status == Seat.Status.LEAVING:
         raise PlayError(_("You are leaving this table."), code="leaving")
-    seat.status = Seat.Status.SITTING_OUT if out else Seat.Status.PLAYING
-    seat.save(update_fields=["status"])
+    status = Seat.Status.SITTING_OUT if out else Seat.Status.PLAYING
+    if status != seat.status:
+        seat.status, seat.sat_out_at = status, timezone.now() if out else None
+        seat.save(update_fields=["status", "sat_out_at"])
     table_touch(table)
     if not out:
         hand_start_after_commit(table.pk, hands_played=table.hands_played)

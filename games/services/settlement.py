@@ -163,7 +163,7 @@ def seat_remove(*, table: Table, seat: Seat, reason: str, money: int) -> int:
     if money > 0:
         wallet.wallet_cash_out(
             user=seat.user, table_ref=table.wallet_ref, amount=None,
-            idempotency_key=f"cashout:{table.pk}:{seat.user_id}:{seat.pk}:{table.version}",
+            idempotency_key=f"cashout:{table.pk}:{seat.user_id}:{seat.pk}:{table.version}", memo=reason,
         )
     user_id, table_id = seat.user_id, table.pk
     transaction.on_commit(lambda: notify_user(user_id, table_id, {"event": "removed", "reason": reason}), robust=True)

@@ -1,7 +1,8 @@
 """The sweeper (Celery beat, every GAMES_SWEEP_EVERY seconds): ticks the platform's clock (after
 an outage it extends the deadlines that passed while we were down), runs the liveness watchdog
 (``games.services.watchdog``: overdue phases, missed deals, stuck hands, lost broadcasts), marks
-seats whose heartbeats stopped, and forgets spent request ids."""
+seats whose heartbeats stopped, stands up seats sitting out for GAMES_AWAY_STAND_UP_AFTER
+(``games.services.away``), and forgets spent request ids."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from games.engine.protocol import Voidable
 from games.models import Clock, Hand
 from games.presence import presence_read, presence_start
 from games.services import watchdog
+from games.services.away import seats_away_sweep
 from games.services.hands import hand_advance
 from games.services.presence import seat_disconnected, seat_reconnect
 from games.services.requests import client_requests_prune
@@ -44,6 +46,7 @@ def hands_sweep(now: datetime | None = None) -> dict[str, Any]:
         "dealt": lambda: watchdog.watch_deals(now),
         "rebroadcast": watchdog.watch_broadcasts,
         "disconnected": lambda: _mark_absent(now),
+        "stood_up": lambda: seats_away_sweep(now),
         "ids_forgotten": lambda: client_requests_prune(now=now),
     }
     for name, step in steps.items():
@@ -56,7 +59,7 @@ def hands_sweep(now: datetime | None = None) -> dict[str, Any]:
         cache.set(SWEEP_REPORT_KEY, {**report, "at": now.timestamp()}, timeout=None)
     except Exception as exc:  # noqa: BLE001 - the report is informational
         log.warning("could not keep the sweep's report: %s", exc)
-    if any(report[k] for k in ("expired", "voided", "dealt", "rebroadcast", "extended")):
+    if any(report[k] for k in ("expired", "voided", "dealt", "rebroadcast", "extended", "stood_up")):
         log.info("sweep: %s", report)
     return report
 

@@ -115,6 +115,9 @@ class Seat(models.Model):
     class Status(models.TextChoices):
         PLAYING = "playing", _("playing")
         SITTING_OUT = "sitting_out", _("sitting out")
+        #: Sitting out because the player was away (auto-played, not connected) at the end of a
+        #: hand (docs/RULES.md "Away players"); one tap deals them in again.
+        AWAY = "away", _("sitting out: away")
         LEAVING = "leaving", _("leaving after this hand")
 
     #: PROTECT: a table with seats is closed, never deleted (its seats' table money would be stranded).
@@ -127,6 +130,9 @@ class Seat(models.Model):
     last_seen = models.DateTimeField(null=True, blank=True)
     #: Set when heartbeats stopped; the seat is auto-played and marked as such to the others.
     disconnected = models.BooleanField(default=False)
+    #: When the seat began sitting out (voluntarily or away); after GAMES_AWAY_STAND_UP_AFTER
+    #: seconds the sweeper stands it up. None while it plays.
+    sat_out_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("table", "index")

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 
-from tables.models import StakeLevel, Table
+from tables.models import Seat, StakeLevel, Table
 
 
 @transaction.atomic
 def table_find_or_create_free(*, level: StakeLevel) -> Table:
-    """The open table at ``level`` with the most players that still has a free seat (the
-    oldest one on a tie), or a new table named "<level> · <n>" when every one is full.
+    """The open table at ``level`` with the most players present that still has a free seat
+    (the most seats taken, then the oldest, on a tie), or a new table named "<level> · <n>" when
+    every one is full or holds only absent players. A player is present who plays and is not
+    marked disconnected; a newcomer is never sent to a table of players sitting out or gone
+    (docs/RULES.md "Away players"), where no hand would be dealt.
 
     The choice is one query whatever the number of tables: seats are counted in SQL and
     compared with the level's seats per table.
@@ -23,9 +26,14 @@ def table_find_or_create_free(*, level: StakeLevel) -> Table:
     locked = StakeLevel.objects.select_for_update().get(pk=level.pk)
     table = (
         Table.objects.filter(stake_level=locked, status=Table.Status.OPEN, stake_level__active=True)
-        .annotate(players=Count("seat_set"))
-        .filter(players__lt=locked.seats)
-        .order_by("-players", "id")
+        .annotate(
+            players=Count("seat_set"),
+            present=Count("seat_set", filter=Q(
+                seat_set__status=Seat.Status.PLAYING, seat_set__disconnected=False,
+            )),
+        )
+        .filter(Q(players=0) | Q(present__gt=0), players__lt=locked.seats)
+        .order_by("-present", "-players", "id")
         .first()
     )
     if table is not None:

@@ -18,6 +18,7 @@ RULES: dict[str, Promise] = {
     "set_next": _("Set: next game {n} of {m}"),
     "waiting_need": _("Waiting for {k} more player(s): {n} needed to deal."),
     "waiting_sitting_out": _("{s} sitting out"),
+    "waiting_connected": _("Waiting for players to come back: two connected players are needed to deal."),
     "waiting_closed": _("This table is closed."),
     "leave_title": _("Leave in the middle of a set?"),
     "leave_set_penalty": _("{n} of the set's {m} games are left (this one included). If you leave, your seat is "

@@ -136,6 +136,10 @@ TABLE: dict[str, Promise] = {
     "free_seat": _("Free seat"),
     "sit_here": _("Sit here"),
     "sitting_out": _("Sitting out"),
+    "away_seat": _("Away"),
+    "away_note": _("You were away, so you sit out from the next hands. Come back within {m} min or your seat "
+                   "is given up and your table money goes back to your wallet."),
+    "come_back": _("I'm back: deal me in"),
     "leaving": _("Leaving"),
     "offline": _("Offline"),
     "ready": _("Ready"),
@@ -157,6 +161,7 @@ TABLE: dict[str, Promise] = {
     "notice_below_table_minimum": _("Below the table minimum: unseated, your coins are back in your wallet."),
     "notice_below_set_minimum": _("Below this set's minimum: unseated, your coins are back in your wallet."),
     "notice_below_game_minimum": _("Below this game's minimum: unseated, your coins are back in your wallet."),
+    "notice_away": _("You were away: unseated, your table money is back in your wallet."),
     "notice_table_closed": _("This table was closed: unseated, your table money is back in your wallet."),
     "notice_banned": _("This account is banned: unseated, your table money is back in your wallet."),
     "notice_self_excluded": _("You are excluded from play: unseated, your table money is back in your wallet."),

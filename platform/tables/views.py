@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -107,6 +108,7 @@ class TableView(TemplateView):
             "lobby": reverse("lobby"),
             "rules": panel["figures"],
             "wallet_url": reverse("wallet:wallet"),
+            "away_minutes": max(1, settings.GAMES_AWAY_STAND_UP_AFTER // 60),  # an away seat stands up
         }
         context["strings"] = ui_strings.strings(
             ui_strings.COMMON, ui_strings.TABLE, ui_showdown.SHOWDOWN, ui_rules.RULES

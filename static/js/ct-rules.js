@@ -27,6 +27,7 @@
         var w = this.frame ? this.frame.waiting : null;
         if (!w) return "";
         if (w.reason === "closed") return t("waiting_closed");
+        if (w.reason === "connected") return t("waiting_connected");
         if (w.reason !== "players") return "";
         var text = t("waiting_need", { k: w.need, n: w.min });
         return w.sitting_out ? text + " · " + t("waiting_sitting_out", { s: w.sitting_out }) : text;

@@ -100,6 +100,7 @@
         var s = slot.seat, badges = [];
         if (!s) return badges;
         if (s.status === "sitting_out") badges.push({ text: t("sitting_out"), kind: "muted" });
+        if (s.status === "away") badges.push({ text: t("away_seat"), kind: "muted" });
         if (s.status === "leaving") badges.push({ text: t("leaving"), kind: "muted" });
         if (s.auto) badges.push({ text: t("auto_seat"), kind: "warn" });
         else if (!s.connected) badges.push({ text: t("offline"), kind: "warn" });

@@ -132,8 +132,11 @@ def _postgres_only(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture
-def live(db: Any, time_machine: Any, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Live]:
+def live(db: Any, time_machine: Any, monkeypatch: pytest.MonkeyPatch, settings: Any) -> Callable[..., Live]:
     time_machine.move_to(timezone.now(), tick=False)
+    # The players sit at the table throughout: the clock jumps past deadlines, their heartbeats
+    # are not sent, and nobody should count as away (docs/RULES.md "Away players").
+    settings.GAMES_PRESENCE_TIMEOUT = 10**9
     # The deals too are the same every run (the moves come from each table's seeded rng): a
     # random deal could leave a player netting nothing, with no wallet line for the hand.
     deals = itertools.count(1)

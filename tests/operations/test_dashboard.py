@@ -11,6 +11,7 @@ from django.test import Client
 from django.utils import timezone
 from operations import selectors, services
 
+from games.presence import presence_beat
 from games.services.hands import hand_start_if_ready
 from games.services.seating import seat_join
 from tables.models import StakeLevel, Table
@@ -33,6 +34,8 @@ def _play(level: StakeLevel, names: list[str], moments: list[dt.datetime]) -> li
     txns = []
     for at in moments:
         with time_machine.travel(at, tick=False):
+            for u in users:  # at the table: heard from (a table deals to connected players only)
+                presence_beat(table.pk, u.pk)
             hand = hand_start_if_ready(table_id=table.pk, hands_played=len(txns))
             assert hand is not None
             hand = hand_play_out(hand, users)

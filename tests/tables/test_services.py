@@ -98,3 +98,27 @@ def test_concurrent_plays_at_an_empty_level_open_one_table() -> None:
     assert all(isinstance(r, Table) for r in results), results
     assert len({r.pk for r in results}) == 1
     assert Table.objects.filter(stake_level=level).count() == 1
+
+
+@pytest.mark.django_db
+def test_play_prefers_players_present_and_never_sends_a_newcomer_to_a_table_of_absent_players() -> None:
+    """docs/RULES.md "Away players": a table whose players all sit out or are gone deals no hand."""
+    level = _level()
+    absent = _table(level, 3)
+    for seat, change in zip(Seat.objects.filter(table=absent).order_by("index"), [
+        {"status": Seat.Status.AWAY}, {"status": Seat.Status.SITTING_OUT}, {"disconnected": True},
+    ], strict=True):
+        Seat.objects.filter(pk=seat.pk).update(**change)
+    opened = table_find_or_create_free(level=level)
+    assert opened != absent and not opened.seat_set.exists()  # a new table rather than that one
+    one_here = _table(level, 1)
+    two_one_gone = _table(level, 2)
+    Seat.objects.filter(table=two_one_gone, index=1).update(disconnected=True)
+    both_here = _table(level, 2)
+    assert table_find_or_create_free(level=level) == both_here
+    Seat.objects.filter(table=both_here, index=0).update(status=Seat.Status.AWAY)
+    assert table_find_or_create_free(level=level) == two_one_gone  # one present each: the fuller one
+    Seat.objects.filter(table=two_one_gone, index=0).update(status=Seat.Status.SITTING_OUT)
+    assert table_find_or_create_free(level=level) == both_here  # one present each: the fuller one
+    Seat.objects.filter(table=both_here, index=1).update(disconnected=True)
+    assert table_find_or_create_free(level=level) == one_here

@@ -14,6 +14,7 @@ the hand record).
 from games.engine.samgong.bot import bot_move
 from games.engine.samgong.hands import HAND_NAMES, evaluate, hand_name, multiplier
 from games.engine.samgong.hooks import (
+    away_outcome,
     blurb,
     carry_after_removal,
     carry_for,
@@ -72,6 +73,7 @@ __all__ = [
     "result",
     "score_request",
     "view",
+    "away_outcome",
     "bot_move",
     "carry_after_removal",
     "carry_for",

@@ -22,6 +22,7 @@ from games.engine.thirteen.engine import (
 )
 from games.engine.thirteen.hands import deal
 from games.engine.thirteen.hooks import (
+    away_outcome,
     blurb,
     carry_after_removal,
     carry_for,
@@ -58,6 +59,7 @@ from games.engine.thirteen.sheet import rule_sheet
 from games.engine.thirteen.view import view
 
 __all__ = [
+    "away_outcome",
     "DEFAULT_RULES",
     "NATURALS",
     "STAKE_LEVELS",

@@ -32,6 +32,7 @@ start_problems = defaults.start_problems
 house_lines = defaults.house_lines
 carry_for = defaults.carry_kept
 set_running = defaults.no_set_running
+away_outcome = defaults.away_sits_out
 carry_after_removal = defaults.carry_unchanged
 set_progress = defaults.no_set_progress
 leave_terms = defaults.no_leave_terms

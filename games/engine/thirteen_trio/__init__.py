@@ -26,6 +26,7 @@ from games.engine.thirteen_trio.engine import (
     void,
 )
 from games.engine.thirteen_trio.hooks import (
+    away_outcome,
     blurb,
     carry_after_removal,
     carry_for,
@@ -67,6 +68,7 @@ from games.engine.thirteen_trio.sheet import leave_terms, rule_sheet, set_progre
 from games.engine.thirteen_trio.view import view
 
 __all__ = [
+    "away_outcome",
     "BASES",
     "DEFAULT_RULES",
     "apply",

@@ -9,6 +9,10 @@ set a player is bound to, and how its hand records are shown (docs/RULES.md sect
 {'commission': 50, 'penalty': 10000}
 >>> set_running({"engine": {"next_game": 3}, "players": [7, 8, 9]}, 8)
 True
+>>> away_outcome({"engine": {"next_game": 3}, "players": [7, 8, 9]}, 8)
+'stay'
+>>> away_outcome({"engine": {"next_game": 1}, "players": [7, 8, 9]}, 8)
+'stand_up'
 """
 
 from __future__ import annotations
@@ -77,6 +81,14 @@ def set_running(saved: Mapping[str, Any] | None, user_id: int) -> bool:
     saved = saved or {}
     next_game = int((saved.get("engine") or {}).get("next_game", 1))
     return next_game != 1 and user_id in saved.get("players", [])
+
+
+def away_outcome(saved: Mapping[str, Any] | None, user_id: int) -> str:
+    """An away player (auto-played, not connected at the end of a game) stays in a running set,
+    played by the server to its end as a disconnected seat is; once the set is over the seat
+    stands up, since a table of exactly three players cannot deal while one sits out
+    (docs/RULES.md "Away players")."""
+    return defaults.AWAY_STAY if set_running(saved, user_id) else defaults.AWAY_STAND_UP
 
 
 def carry_after_removal(saved: dict[str, Any]) -> dict[str, Any]:

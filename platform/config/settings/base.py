@@ -357,6 +357,8 @@ GAMES_TIMERS = env.bool("GAMES_TIMERS", default=True)  # schedule Celery timer t
 GAMES_START_DELAY = env.float("GAMES_START_DELAY", default=3.0)  # seconds before a first deal
 GAMES_NEXT_HAND_DELAY = env.float("GAMES_NEXT_HAND_DELAY", default=12.0)  # showdown pause
 GAMES_PRESENCE_TIMEOUT = env.int("GAMES_PRESENCE_TIMEOUT", default=20)  # heartbeats every 5 s
+# a seat sitting out (or away) this long is stood up, its table money back in the wallet
+GAMES_AWAY_STAND_UP_AFTER = env.int("GAMES_AWAY_STAND_UP_AFTER", default=300)
 GAMES_OUTAGE_AFTER = env.int("GAMES_OUTAGE_AFTER", default=20)  # sweeper silent this long = outage
 # The watchdog acts on a phase, deal or broadcast this late (games/services/watchdog.py).
 GAMES_SWEEP_GRACE = env.float("GAMES_SWEEP_GRACE", default=2.0)

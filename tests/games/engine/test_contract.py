@@ -22,6 +22,7 @@ import polib
 import pytest
 
 from games.engine.deck import commitment
+from games.engine.defaults import AWAY_OUTCOMES, AWAY_SIT_OUT, AWAY_STAND_UP, AWAY_STAY
 from games.engine.protocol import GameEngine, StakeTerms, Voidable
 from games.engine.record import player_copy, record_body
 from games.engine.registry import GAMES, engine_for, games
@@ -171,6 +172,10 @@ def test_the_hooks_behave_on_a_fresh_hand(engine: Any, mode: str) -> None:
     assert carry == saved["engine"] and engine.carry_for(None, users) is None
     assert isinstance(engine.set_running(saved, users[0]), bool) and engine.set_running(None, users[0]) is False
     assert isinstance(engine.carry_after_removal(dict(saved)), dict)
+    for user in users:  # away: dealt in only while bound to a running set; between sets out
+        outcome = engine.away_outcome(saved, user)
+        assert outcome in AWAY_OUTCOMES and (outcome == AWAY_STAY) == engine.set_running(saved, user)
+    assert engine.away_outcome(None, users[0]) in (AWAY_SIT_OUT, AWAY_STAND_UP)
     play(engine, rules, high, carry, seed[::-1])  # the carry-over deals the next hand
 
     rec = record(engine, state, actions, seed, lines)
