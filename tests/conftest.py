@@ -17,3 +17,12 @@ def make_user(db: Any) -> Callable[..., Any]:
         return user
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def fresh_limits(settings: Any) -> None:
+    """Each test counts its own leases and limits (config.leases, games.services.limits): none left
+    by another test, or by an earlier run in the same Redis, can fill a budget."""
+    import uuid
+
+    settings.GAMES_LIMITS_PREFIX = f"test:{uuid.uuid4().hex}"
