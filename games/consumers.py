@@ -12,7 +12,7 @@ import asyncio
 import logging
 import time
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from channels.consumer import get_handler_name
 from django.conf import settings
@@ -123,7 +123,8 @@ class TableConsumer(LocalizedWebsocketConsumer):
         from games.services.slots import slot_keep
 
         if not self.slot_owner:
-            self.slot_owner = self.user_id if self.user_id is not None else address_owner(scope_client_ip(self.scope))
+            address = scope_client_ip(cast("dict[str, Any]", self.scope))
+            self.slot_owner = self.user_id if self.user_id is not None else address_owner(address)
         self.slot = await connection_claim_async(user_id=self.slot_owner, channel=self.channel_name)
         self.slot_refreshed = time.monotonic()
         if self.slot:

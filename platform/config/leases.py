@@ -74,7 +74,7 @@ class _Redis:
 
     def take(self, counts: Sequence[tuple[str, int]], member: str, ttl: float) -> int:
         now = time.time()
-        args = [now, now + ttl, member, int(ttl) + 1, *(limit for _key, limit in counts)]
+        args: list[str | float] = [now, now + ttl, member, int(ttl) + 1, *(limit for _key, limit in counts)]
         try:
             return int(self.script(keys=[key for key, _limit in counts], args=args))
         except self.errors as exc:

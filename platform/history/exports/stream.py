@@ -101,7 +101,8 @@ def export_response(
     """A streamed download of ``lines``, within the exports' budget (raises
     ``history.exports.budget.ExportRefused`` past it)."""
     raw = getattr(request, "_request", request)  # a DRF Request wraps Django's
-    budgeted = BudgetedExport(lines, member=export_start(user_id=raw.user.pk))
+    user_id = int(raw.user.pk or 0)  # the export views and admin let in signed-in users only
+    budgeted = BudgetedExport(lines, member=export_start(user_id=user_id))
     lines = iter(budgeted)
     content: Iterator[str] | AsyncIterator[str] = (
         _async_chunks(lines) if isinstance(raw, ASGIRequest) else chunks(lines)
@@ -110,5 +111,6 @@ def export_response(
     response = StreamingHttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}.{extension}"'
     response["X-Content-Type-Options"] = "nosniff"
-    response._resource_closers.append(budgeted.close)  # read or not, the request's end frees its place
+    # Read or not, the request's end (which closes the response) frees the export's place.
+    response._resource_closers.append(budgeted.close)  # type: ignore[attr-defined]
     return response
