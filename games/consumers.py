@@ -63,6 +63,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
     slot_owner: int | str = ""  # whom the slot counts against: the user's id, or the address's owner
     slot_refreshed: float = 0.0
     counted: bool = False  # this connection was accepted and counts as open
+    grouped: bool = False  # this connection joined its table's group
     _authenticated: bool = False
     user_id: int | None = None  # the signed-in user's id, None for an anonymous spectator
 
@@ -77,15 +78,19 @@ class TableConsumer(LocalizedWebsocketConsumer):
                        else TokenBucket(settings.GAMES_WS_ANON_RATE, settings.GAMES_WS_ANON_BURST))
         self.version = -1  # the newest state version sent on this connection
         self.away = False  # the last frame sent showed this player's seat away
-        if not await in_db_thread(_table_exists, self.table_id):
+        # The slot first: a socket past its count is refused without database or group work.
+        claimed = await self._claim_slot()
+        if claimed and not await in_db_thread(_table_exists, self.table_id):
+            await self._release_slot()
             await self.close(code=CLOSE_NO_TABLE)
             return
         await self.accept()
         self.counted = True
         metrics.socket_opened("table")
-        if not await self._claim_slot():
+        if not claimed:
             await self._too_many_connections()
             return
+        self.grouped = True
         await self.channel_layer.group_add(broadcast.table_group(self.table_id), self.channel_name)
         if self.user_id is None:
             await self._send_snapshot()
@@ -103,13 +108,9 @@ class TableConsumer(LocalizedWebsocketConsumer):
             metrics.socket_closed("table")
         if not hasattr(self, "table_id"):
             return
-        if self.slot:
-            self.slot = False
-            from games.services.limits import connection_release_async
-            from games.services.slots import slot_forget
-
-            slot_forget(channel=self.channel_name)
-            await connection_release_async(user_id=self.slot_owner, channel=self.channel_name)
+        await self._release_slot()
+        if not self.grouped:
+            return
         await self.channel_layer.group_discard(broadcast.table_group(self.table_id), self.channel_name)
         if self.user_id is not None:
             await self.channel_layer.group_discard(broadcast.user_group(self.user_id), self.channel_name)
@@ -130,6 +131,15 @@ class TableConsumer(LocalizedWebsocketConsumer):
         if self.slot:
             slot_keep(owner=self.slot_owner, channel=self.channel_name, lost=self._too_many_connections)
         return self.slot
+
+    async def _release_slot(self) -> None:
+        if self.slot:
+            self.slot = False
+            from games.services.limits import connection_release_async
+            from games.services.slots import slot_forget
+
+            slot_forget(channel=self.channel_name)
+            await connection_release_async(user_id=self.slot_owner, channel=self.channel_name)
 
     async def _too_many_connections(self) -> None:
         if self._authenticated:
