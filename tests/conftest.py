@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,4 @@ def make_user(db: Any) -> Callable[..., Any]:
 def fresh_limits(settings: Any) -> None:
     """Each test counts its own leases and limits (config.leases, games.services.limits): none left
     by another test, or by an earlier run in the same Redis, can fill a budget."""
-    import uuid
-
     settings.GAMES_LIMITS_PREFIX = f"test:{uuid.uuid4().hex}"
