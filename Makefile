@@ -85,6 +85,7 @@ bench: dev
 	$(PY) bench/ledger.py
 	$(PY) bench/export.py
 	bash bench/live_load.sh 20 20
+	bash bench/noisy_neighbour.sh 20 10
 
 clean:
 	rm -rf $(VENV) var staticfiles

@@ -2,8 +2,9 @@
 
 No frame closes the socket (docs/PROTOCOL.md): every message gets its answer or one ``error``
 frame, and ``receive`` catches whatever a service or a bug raises. The only closes are the
-documented ones: no such table (4404), too many connections of the same user (4429) and the
-player logged out (4401, ``accounts.sockets``).
+documented ones: no such table (4404), too many connections of the same user, or of the
+same address for signed-out spectators (4429), and the player logged out (4401,
+``accounts.sockets``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import asyncio
 import logging
 import time
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from channels.consumer import get_handler_name
 from django.conf import settings
@@ -20,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from accounts.sockets import CLOSE_LOGGED_OUT, stop_frame, user_group
 from config import metrics
+from config.client_ip import scope_client_ip
 from config.db_threads import in_db_thread, in_seat_thread
 from config.rows import json_text
 from config.websocket import LocalizedWebsocketConsumer, session_holds_user
@@ -59,9 +61,11 @@ class TokenBucket:
 class TableConsumer(LocalizedWebsocketConsumer):
     table_id: int
     user: Any
-    slot: bool = False  # this connection holds one of the user's connection slots
+    slot: bool = False  # this connection holds one of the user's (or its address's) connection slots
+    slot_owner: int | str = ""  # whom the slot counts against: the user's id, or the address's owner
     slot_refreshed: float = 0.0
     counted: bool = False  # this connection was accepted and counts as open
+    grouped: bool = False  # this connection joined its table's group
     _authenticated: bool = False
     user_id: int | None = None  # the signed-in user's id, None for an anonymous spectator
     stopped: str | None = None  # why the player may no longer play, once told (accounts.sockets)
@@ -73,18 +77,23 @@ class TableConsumer(LocalizedWebsocketConsumer):
         # Read once: the scope's user is a lazy object, slow to ask on every frame.
         self._authenticated = bool(self.user is not None and self.user.is_authenticated)
         self.user_id = self.user.pk if self._authenticated else None
-        self.bucket = TokenBucket(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST)
+        self.bucket = (TokenBucket(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST) if self._authenticated
+                       else TokenBucket(settings.GAMES_WS_ANON_RATE, settings.GAMES_WS_ANON_BURST))
         self.version = -1  # the newest state version sent on this connection
         self.away = False  # the last frame sent showed this player's seat away
-        if not await in_db_thread(_table_exists, self.table_id):
+        # The slot first: a socket past its count is refused without database or group work.
+        claimed = await self._claim_slot()
+        if claimed and not await in_db_thread(_table_exists, self.table_id):
+            await self._release_slot()
             await self.close(code=CLOSE_NO_TABLE)
             return
         await self.accept()
         self.counted = True
         metrics.socket_opened("table")
-        if self._authenticated and not await self._claim_slot():
+        if not claimed:
             await self._too_many_connections()
             return
+        self.grouped = True
         await self.channel_layer.group_add(broadcast.table_group(self.table_id), self.channel_name)
         if self.user_id is None:
             await self._send_snapshot()
@@ -102,11 +111,9 @@ class TableConsumer(LocalizedWebsocketConsumer):
             metrics.socket_closed("table")
         if not hasattr(self, "table_id"):
             return
-        if self.slot and self.user_id is not None:
-            self.slot = False
-            from games.services.limits import connection_release_async
-
-            await connection_release_async(user_id=self.user_id, channel=self.channel_name)
+        await self._release_slot()
+        if not self.grouped:
+            return
         if self.user_id is not None:  # the seat counts as gone until its next heartbeat
             from games.services.presence import seat_closed_async
 
@@ -117,21 +124,38 @@ class TableConsumer(LocalizedWebsocketConsumer):
 
     # --- the per-user connection limit ---------------------------------------------------------
     async def _claim_slot(self) -> bool:
-        """Claim (or refresh) this connection's slot among the user's open connections."""
-        assert self.user_id is not None, "only a signed-in user's connection holds a slot"
-        from games.services.limits import connection_claim_async
+        """Claim (or refresh) this connection's slot among the user's open connections, or a
+        signed-out one's among its address's; the server keeps a claimed slot fresh itself
+        (games/services/slots.py), however long the client stays silent."""
+        from games.services.limits import address_owner, connection_claim_async
+        from games.services.slots import slot_keep
 
-        self.slot = await connection_claim_async(user_id=self.user_id, channel=self.channel_name)
+        if not self.slot_owner:
+            address = scope_client_ip(cast("dict[str, Any]", self.scope))
+            self.slot_owner = self.user_id if self.user_id is not None else address_owner(address)
+        self.slot = await connection_claim_async(user_id=self.slot_owner, channel=self.channel_name)
         self.slot_refreshed = time.monotonic()
+        if self.slot:
+            slot_keep(owner=self.slot_owner, channel=self.channel_name, lost=self._too_many_connections)
         return self.slot
 
+    async def _release_slot(self) -> None:
+        if self.slot:
+            self.slot = False
+            from games.services.limits import connection_release_async
+            from games.services.slots import slot_forget
+
+            slot_forget(channel=self.channel_name)
+            await connection_release_async(user_id=self.slot_owner, channel=self.channel_name)
+
     async def _too_many_connections(self) -> None:
-        limit = settings.GAMES_WS_CONNECTIONS_PER_USER
-        await self._error(
-            None, "too_many_connections",
-            _("You have %(n)d table connections open already: close one (another tab or device) first.")
-            % {"n": limit},
-        )
+        if self._authenticated:
+            message = _("You have %(n)d table connections open already: close one (another tab or device) first.") % {
+                "n": settings.GAMES_WS_CONNECTIONS_PER_USER}
+        else:
+            message = _("Too many table connections from your address (%(n)d): close one, or log in.") % {
+                "n": settings.GAMES_WS_CONNECTIONS_PER_ADDRESS}
+        await self._error(None, "too_many_connections", message)
         await self.close(code=CLOSE_TOO_MANY_CONNECTIONS)
 
     def _slot_due(self) -> bool:

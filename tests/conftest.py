@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -17,3 +18,10 @@ def make_user(db: Any) -> Callable[..., Any]:
         return user
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def fresh_limits(settings: Any) -> None:
+    """Each test counts its own leases and limits (config.leases, games.services.limits): none left
+    by another test, or by an earlier run in the same Redis, can fill a budget."""
+    settings.GAMES_LIMITS_PREFIX = f"test:{uuid.uuid4().hex}"

@@ -1,11 +1,13 @@
-"""Per-user limits of live play (docs/PROTOCOL.md "Limits"): open table connections, and
-expensive requests (hints) across all of a user's connections.
+"""Per-user limits of live play (docs/PROTOCOL.md "Limits"): open table connections (per user,
+and per client address for signed-out spectators), and expensive requests (hints) across all of
+a user's connections.
 
 In the distributed mode (``REDIS_URL`` set) the counts live in Redis, shared by every server
 process; in the embedded mode, in this process. Both are crash-safe: a connection counts
-through an entry that expires ``GAMES_WS_SLOT_TTL`` seconds after it was last refreshed (by the
-connection's own messages), so the connections of a killed server stop counting by
-themselves; a hint in flight holds a lock that expires the same way.
+through an entry that expires ``GAMES_WS_SLOT_TTL`` seconds after it was last refreshed, so the
+connections of a killed server stop counting by themselves; a hint in flight holds a lock that
+expires the same way. The server refreshes the slots of its open connections itself
+(``games.services.slots``), whatever their clients send, so a silent connection keeps counting.
 
 With ``GAMES_ABUSE_LIMITS`` off every check passes (benchmarks compare the two). While Redis
 is down every check passes too, with a warning in the log: the limits protect play, they must not
@@ -52,11 +54,11 @@ class _Local:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.slots: dict[int, dict[str, float]] = {}
+        self.slots: dict[int | str, dict[str, float]] = {}
         self.windows: dict[str, tuple[int, float]] = {}
         self.busy: dict[str, float] = {}
 
-    def claim(self, user_id: int, channel: str, limit: int, ttl: float) -> bool:
+    def claim(self, user_id: int | str, channel: str, limit: int, ttl: float) -> bool:
         now = time.time()
         with self.lock:
             slots = {c: t for c, t in self.slots.get(user_id, {}).items() if t > now}
@@ -67,14 +69,14 @@ class _Local:
             self.slots[user_id] = slots
             return True
 
-    async def aclaim(self, user_id: int, channel: str, limit: int, ttl: float) -> bool:
+    async def aclaim(self, user_id: int | str, channel: str, limit: int, ttl: float) -> bool:
         return self.claim(user_id, channel, limit, ttl)  # memory only: nothing to wait for
 
-    def release(self, user_id: int, channel: str) -> None:
+    def release(self, user_id: int | str, channel: str) -> None:
         with self.lock:
             self.slots.get(user_id, {}).pop(channel, None)
 
-    async def arelease(self, user_id: int, channel: str) -> None:
+    async def arelease(self, user_id: int | str, channel: str) -> None:
         self.release(user_id, channel)  # memory only: nothing to wait for
 
     def window(self, key: str, window: float) -> tuple[int, float]:
@@ -121,11 +123,11 @@ class _Redis:
         except self.errors as exc:
             return _unreachable(exc, allowed)
 
-    def claim(self, user_id: int, channel: str, limit: int, ttl: float) -> bool:
+    def claim(self, user_id: int | str, channel: str, limit: int, ttl: float) -> bool:
         key, args = _claim_call(user_id, channel, limit, ttl)
         return bool(self._allowing(lambda: self.claim_script(keys=[key], args=args), True))
 
-    async def aclaim(self, user_id: int, channel: str, limit: int, ttl: float) -> bool:
+    async def aclaim(self, user_id: int | str, channel: str, limit: int, ttl: float) -> bool:
         """:meth:`claim` awaited on the running event loop (``config.loop_redis``)."""
         import redis
 
@@ -139,10 +141,10 @@ class _Redis:
         except self.errors as exc:
             return bool(_unreachable(exc, True))
 
-    def release(self, user_id: int, channel: str) -> None:
+    def release(self, user_id: int | str, channel: str) -> None:
         self._allowing(lambda: self.client.zrem(_slot_key(user_id), channel), None)
 
-    async def arelease(self, user_id: int, channel: str) -> None:
+    async def arelease(self, user_id: int | str, channel: str) -> None:
         """:meth:`release` awaited on the running event loop."""
         try:
             await loop_client(self.url, timeout=1).zrem(_slot_key(user_id), channel)
@@ -160,14 +162,15 @@ class _Redis:
         self._allowing(lambda: self.client.delete(_key(key)), None)
 
 
-def _claim_call(user_id: int, channel: str, limit: int, ttl: float) -> tuple[str, list[str | float]]:
+def _claim_call(user_id: int | str, channel: str, limit: int, ttl: float) -> tuple[str, list[str | float]]:
     """The claim script's key and arguments (``_CLAIM``)."""
     now = time.time()
     return _slot_key(user_id), [now, now + ttl, limit, channel, _slot_key_seconds(ttl)]
 
 
-def _slot_key(user_id: int) -> str:
-    """The sorted set of the user's counted connections (channel -> when its slot expires)."""
+def _slot_key(user_id: int | str) -> str:
+    """The sorted set of the user's (or, ``ip:<address>``, a signed-out address's) counted
+    connections (channel -> when its slot expires)."""
     return _key(f"ws:{user_id}")
 
 
@@ -204,16 +207,27 @@ def connection_claim(*, user_id: int, channel: str) -> bool:
     return _store().claim(user_id, channel, settings.GAMES_WS_CONNECTIONS_PER_USER, settings.GAMES_WS_SLOT_TTL)
 
 
-async def connection_claim_async(*, user_id: int, channel: str) -> bool:
-    """:func:`connection_claim` from an event loop, without a thread."""
+async def connection_claim_async(*, user_id: int | str, channel: str) -> bool:
+    """:func:`connection_claim` from an event loop, without a thread; ``user_id`` may be a
+    signed-out client's :func:`address_owner`, counted against GAMES_WS_CONNECTIONS_PER_ADDRESS."""
     if not _on():
         return True
-    return await _store().aclaim(
-        user_id, channel, settings.GAMES_WS_CONNECTIONS_PER_USER, settings.GAMES_WS_SLOT_TTL
-    )
+    return await _store().aclaim(user_id, channel, connection_limit(user_id), settings.GAMES_WS_SLOT_TTL)
 
 
-def connection_refresh_on(pipe: Any, *, user_id: int, channel: str) -> None:
+def address_owner(address: str) -> str:
+    """Whom a signed-out connection's slot counts against: its client's address (config.client_ip)."""
+    return f"ip:{address}"
+
+
+def connection_limit(user_id: int | str) -> int:
+    """How many connections a user, or a signed-out address, may keep open."""
+    if isinstance(user_id, str):
+        return int(settings.GAMES_WS_CONNECTIONS_PER_ADDRESS)
+    return int(settings.GAMES_WS_CONNECTIONS_PER_USER)
+
+
+def connection_refresh_on(pipe: Any, *, user_id: int | str, channel: str) -> None:
     """Queue on a Redis pipeline the refresh of the slot this connection holds (``ZADD XX``: only
     if it is there), to ride in a round trip the connection makes anyway (its heartbeat's,
     ``games.consumers``); :func:`connection_refreshed` reads the replies. A slot no longer there
@@ -236,11 +250,11 @@ def connections_limited() -> bool:
     return _on()
 
 
-def connection_release(*, user_id: int, channel: str) -> None:
+def connection_release(*, user_id: int | str, channel: str) -> None:
     _store().release(user_id, channel)
 
 
-async def connection_release_async(*, user_id: int, channel: str) -> None:
+async def connection_release_async(*, user_id: int | str, channel: str) -> None:
     """:func:`connection_release` from an event loop, without a thread (a closing socket's)."""
     await _store().arelease(user_id, channel)
 

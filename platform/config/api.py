@@ -1,7 +1,8 @@
 """The API's one exception handler (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``).
 
 Any :class:`config.errors.AppError` a service raises becomes a response with the error's
-status (400, or 403 for "not allowed") and the body ``{"detail": <localized message>}``;
+status (400, or 403 for "not allowed"; 429 for a budget's refusal, with ``Retry-After`` when the
+error says how long to wait) and the body ``{"detail": <localized message>}``;
 everything else goes to DRF's own handler (validation errors, 404, permission checks).
 """
 
@@ -24,6 +25,10 @@ def api_exception(error: AppError) -> APIException:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    retry_after = getattr(exc, "retry_after", None) if isinstance(exc, AppError) else None
     if isinstance(exc, AppError):
         exc = api_exception(exc)
-    return drf_exception_handler(exc, context)
+    response = drf_exception_handler(exc, context)
+    if response is not None and retry_after is not None:
+        response["Retry-After"] = str(int(retry_after))
+    return response

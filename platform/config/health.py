@@ -1,15 +1,29 @@
-"""``/healthz``: database, channel layer and Celery broker status as JSON."""
+"""``/healthz``: database, channel layer, Celery broker and workers, as JSON.
+
+1. The checks run at most once per ``HEALTHZ_CACHE_SECONDS`` in a process: every probe in between
+   is answered from the last result, with no database or Redis work, so a flood of probes
+   costs the server next to nothing and cannot make the checks time out. One probe refreshes
+   the result while the others keep answering with the previous one.
+2. The workers are heard, not assumed: the timers worker runs ``config.record_heartbeat`` (beat
+   sends it every ``HEALTHZ_HEARTBEAT_EVERY`` seconds on the timers' queue) and the sweeper
+   leaves the time of its last sweep. Either unheard for ``HEALTHZ_WORKER_SILENCE`` seconds is
+   missing: the answer is 503 and ``missing`` names it. A process that started less than that
+   long ago measures the silence from its start.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+import threading
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
@@ -19,6 +33,8 @@ from config.celery_app import app as celery_app
 from config.tasks import HEARTBEAT_KEY
 from games.services.sweeper import sweep_last
 from games.services.watchdog import repairs_since
+
+STARTED = time.time()
 
 
 def check_database() -> str:
@@ -51,36 +67,96 @@ def check_broker() -> str:
     return "ok"
 
 
-def liveness() -> dict[str, Any]:
-    """The watchdog's repairs in the last hour, by kind, and how long ago the sweeper ran
-    (informational: repairs mean timers or broadcasts failed, and the watchdog made up for it)."""
+def _heard(at: float | None) -> str:
+    """"ok", or how long the worker has been silent (counted from this process's start when it
+    was never heard)."""
+    silent = time.time() - (at if at is not None else STARTED)
+    if silent < settings.HEALTHZ_WORKER_SILENCE:
+        return "ok"
+    return f"silent for {round(silent)} s" if at is not None else f"not heard since start ({round(silent)} s)"
+
+
+def check_timers_worker() -> str:
+    beat = cache.get(HEARTBEAT_KEY)
+    return _heard(beat["at"] if isinstance(beat, dict) else None)
+
+
+def check_sweeper() -> str:
     last = sweep_last()
+    return _heard(last["at"] if last else None)
+
+
+def liveness() -> dict[str, Any]:
+    """The watchdog's repairs in the last hour, by kind, and how long ago the workers were heard."""
+    last, beat = sweep_last(), cache.get(HEARTBEAT_KEY)
     return {
         "repairs_last_hour": repairs_since(timezone.now() - timedelta(hours=1)),
         "sweeper_seen_seconds_ago": round(time.time() - last["at"], 1) if last else None,
+        "worker_seen_seconds_ago": round(time.time() - beat["at"], 1) if isinstance(beat, dict) else None,
     }
 
 
-def worker_seen() -> float | None:
-    """Seconds since a worker last ran the heartbeat task (informational: never fails the check)."""
-    beat = cache.get(HEARTBEAT_KEY)
-    return round(time.time() - beat["at"], 1) if beat else None
+CHECKS: dict[str, Callable[[], str]] = {
+    "database": check_database, "channel_layer": check_channel_layer, "broker": check_broker,
+    "timers_worker": check_timers_worker, "sweeper": check_sweeper,
+}
 
 
-CHECKS = {"database": check_database, "channel_layer": check_channel_layer, "broker": check_broker}
-
-
-def healthz(request: HttpRequest) -> JsonResponse:
-    report: dict[str, str] = {}
+def health_report() -> tuple[dict[str, Any], int]:
+    """Every check run now: the body and the HTTP status."""
+    report: dict[str, Any] = {}
     for name, check in CHECKS.items():
         try:
             report[name] = check()
         except Exception as exc:  # noqa: BLE001 - a health check reports every failure
             report[name] = f"error: {type(exc).__name__}: {exc}"
-    healthy = all(value == "ok" for value in report.values())
-    body: dict[str, Any] = {"status": "ok" if healthy else "error", **report, "worker_seen_seconds_ago": worker_seen()}
+    missing = [name for name, value in report.items() if value != "ok"]
+    body: dict[str, Any] = {"status": "error" if missing else "ok", **report}
+    if missing:
+        body["missing"] = missing
     try:
         body.update(liveness())
-    except Exception as exc:  # noqa: BLE001 - informational, like the worker's heartbeat
+    except Exception as exc:  # noqa: BLE001 - informational
         body["liveness"] = f"error: {type(exc).__name__}: {exc}"
-    return JsonResponse(body, status=200 if healthy else 503)
+    return body, 503 if missing else 200
+
+
+class _Cached:
+    """The last report of this process and when it was made (module docstring, step 1)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.result: tuple[dict[str, Any], int] | None = None
+        self.at = 0.0
+        self.runs = 0  # how many times the checks ran (tests read it)
+
+    def get(self) -> tuple[dict[str, Any], int]:
+        if self.result is not None and self._fresh():
+            return self.result
+        # One probe refreshes; the others answer with the previous result meanwhile.
+        if not self.lock.acquire(blocking=self.result is None):
+            assert self.result is not None
+            return self.result
+        try:
+            if self.result is None or not self._fresh():
+                self.result = health_report()
+                self.at = time.time()
+                self.runs += 1
+            return self.result
+        finally:
+            self.lock.release()
+
+    def _fresh(self) -> bool:
+        return 0 <= time.time() - self.at < settings.HEALTHZ_CACHE_SECONDS
+
+    def forget(self) -> None:
+        with self.lock:
+            self.result, self.at, self.runs = None, 0.0, 0
+
+
+cached = _Cached()
+
+
+def healthz(request: HttpRequest) -> JsonResponse:
+    body, status = cached.get()
+    return JsonResponse(body, status=status)

@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, StreamingHttpResponse
 from django.template.loader import render_to_string
@@ -16,6 +16,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
+from history.exports.budget import ExportRefused
 from history.exports.stream import export_lines, export_response
 from history.models import HandRecord
 from history.replay import replay
@@ -23,7 +24,7 @@ from history.selectors import record_with_hash
 
 #: An admin action exporting the selected hand records.
 ExportAction: TypeAlias = Callable[
-    [admin.ModelAdmin[HandRecord], HttpRequest, QuerySet[HandRecord]], StreamingHttpResponse
+    [admin.ModelAdmin[HandRecord], HttpRequest, QuerySet[HandRecord]], StreamingHttpResponse | None
 ]
 
 
@@ -41,8 +42,12 @@ def _export(fmt: str, label: StrOrPromise) -> ExportAction:
     @admin.action(description=label, permissions=["view"])
     def action(
         modeladmin: admin.ModelAdmin[HandRecord], request: HttpRequest, queryset: QuerySet[HandRecord]
-    ) -> StreamingHttpResponse:
-        return export_response(request, export_lines(queryset.order_by("id"), fmt), fmt=fmt, filename="hands")
+    ) -> StreamingHttpResponse | None:
+        try:
+            return export_response(request, export_lines(queryset.order_by("id"), fmt), fmt=fmt, filename="hands")
+        except ExportRefused as exc:  # past the exports' budget: said on the changelist
+            modeladmin.message_user(request, exc.localized(), messages.ERROR)
+            return None
 
     action.__name__ = f"export_{fmt}"
     return action

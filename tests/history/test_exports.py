@@ -153,8 +153,9 @@ def test_admin_action_streams_the_selected_records(tables: dict[str, Any], peopl
     assert 'name="_save"' not in page, "records are read-only, even for staff"
 
 
-def test_under_asgi_the_export_is_an_async_stream(tables: dict[str, Any]) -> None:
+def test_under_asgi_the_export_is_an_async_stream(tables: dict[str, Any], make_user: Any) -> None:
     request = AsyncRequestFactory().get("/api/history/export/")
+    request.user = make_user("auditor")
     records = hand_record_filter(RecordFilter())
     response = export_response(request, export_lines(records, "jsonl"), fmt="jsonl", filename="hands")
     assert response.is_async
@@ -167,17 +168,18 @@ def test_under_asgi_the_export_is_an_async_stream(tables: dict[str, Any]) -> Non
     assert verify_lines(text.splitlines()).problems == []
 
 
-def test_exports_read_rows_through_an_iterator(tables: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
-    from django.db.models import query
+def test_exports_read_rows_in_chunks_never_the_whole_result(
+    tables: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
 
-    chunks: list[int] = []
-    real = query.QuerySet.iterator
+    from history.exports import stream
 
-    def spy(self: Any, chunk_size: int | None = None) -> Any:
-        chunks.append(chunk_size or 0)
-        return real(self, chunk_size=chunk_size)
-
-    monkeypatch.setattr(query.QuerySet, "iterator", spy)
-    lines = export_lines(hand_record_filter(RecordFilter()), "jsonl")
-    next(lines)
-    assert chunks == [2000], "rows are fetched in chunks, never as a whole list"
+    monkeypatch.setattr(stream, "CHUNK_ROWS", 2)
+    with CaptureQueriesContext(connection) as queries:
+        lines = list(export_lines(hand_record_filter(RecordFilter()), "jsonl"))
+    assert len(lines) == HandRecord.objects.count() > 4
+    reads = [q["sql"] for q in queries if "history_handrecord" in q["sql"]]
+    assert len(reads) == len(lines) // 2 + 1, "rows are fetched in chunks, never as a whole list"
+    assert all("LIMIT 2" in sql for sql in reads)

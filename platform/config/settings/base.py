@@ -19,6 +19,8 @@ from csp.constants import NONE, SELF, UNSAFE_INLINE
 from config.logs import ROUTINE_LOGGERS
 from config.redis_driver import driver_info
 from config.redis_parsers import PubSubParser
+from config.settings.budgets import *  # noqa: F403 - EXPORTS_*, HEALTHZ_*, the signed-out sockets' limits
+from config.settings.budgets import exports_database
 
 # Django classes that are generic in the type stubs only (ModelAdmin, ModelForm, the class-based
 # views) accept type arguments at run time too: ``admin.ModelAdmin[Entry]``. No builtins are added.
@@ -150,6 +152,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # leaves the pool (after a PostgreSQL restart a dead one is replaced instead of failing
         # the request that drew it), one in steady use is not (config/db_pool.py).
         DATABASES["default"]["ENGINE"] = "config.postgresql"
+DATABASES["exports"] = exports_database(DATABASES["default"])
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis, channels, cache, Celery ---------------------------------------------------------
@@ -198,7 +201,11 @@ CELERY_TIMEZONE = "UTC"
 # Embedded default: run a worker thread inside the server process (config.embedded).
 CELERY_EMBEDDED_WORKER = env.bool("CELERY_EMBEDDED_WORKER", default=CELERY_BROKER_URL.startswith("memory://"))
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    "worker-heartbeat": {"task": "config.record_heartbeat", "schedule": 30.0},
+    # the timers worker's ping, read by /healthz (config/health.py)
+    "worker-heartbeat": {
+        "task": "config.record_heartbeat", "schedule": HEALTHZ_HEARTBEAT_EVERY,  # noqa: F405
+        "options": {"expires": HEALTHZ_HEARTBEAT_EVERY},  # noqa: F405
+    },
 }
 CELERY_IMPORTS = ("config.tasks", "games.tasks")
 

@@ -1,9 +1,11 @@
-"""Streaming exports from the database: iterator queries in chunks, never the whole result set.
+"""Streaming exports from the database: chunks of rows, never the whole result set.
 
-:func:`export_lines` yields the text of an export line by line (a server-side cursor on
-PostgreSQL, ``QuerySet.iterator(chunk_size)``); :func:`export_response` wraps it in a
-``StreamingHttpResponse`` — an async iterator under ASGI (a sync one would be read into
-memory whole by Django there), a sync one under WSGI and in the test client.
+:func:`export_lines` yields the text of an export line by line, reading ``CHUNK_ROWS`` records
+at a time in id order (each chunk one query after the last id seen, on the exports' own database
+alias, its connection handed back at once: history/exports/budget.py); :func:`export_response`
+takes the export's place in the budget and wraps the lines in a ``StreamingHttpResponse`` — an
+async iterator under ASGI (a sync one would be read into memory whole by Django there), a sync
+one under WSGI and in the test client.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from django.http import HttpRequest, StreamingHttpResponse
 
 from accounts.models import User
 from games.engine.record import canonical_json, player_copy
+from history.exports.budget import BudgetedExport, export_alias, export_connection_done, export_start
 from history.exports.phh import text_record
 from history.exports.summary import HEADER, csv_text, summary_rows
 from history.models import HandRecord
@@ -53,18 +56,31 @@ def export_lines(records: QuerySet[HandRecord], fmt: str, *, viewer: User | None
     if fmt == "csv":
         yield csv_text([HEADER])
     if viewer is None:
-        rows = records.values_list("canonical", "hash").iterator(chunk_size=CHUNK_ROWS)
-        for canonical, digest in rows:
+        for canonical, digest in _rows(records, "canonical", "hash"):
             yield jsonl_fast(canonical, digest) if fmt == "jsonl" else render(fmt, body_of(canonical, digest))
         return
-    mine = records.filter(seats__user=viewer).values_list("canonical", "hash", "seats__seat")
-    for canonical, digest, seat in mine.iterator(chunk_size=CHUNK_ROWS):
+    for canonical, digest, seat in _rows(records.filter(seats__user=viewer), "canonical", "hash", "seats__seat"):
         yield render(fmt, player_copy(body_of(canonical, digest), seat))
 
 
-def chunks(lines: Iterator[str], size: int = CHUNK_LINES) -> Iterator[str]:
+def _rows(records: QuerySet[HandRecord], *fields: str) -> Iterator[tuple[Any, ...]]:
+    """``fields`` of ``records`` in id order, ``CHUNK_ROWS`` at a time: each chunk one query
+    (after the last id seen) on the exports' alias, whose connection goes back before the chunk's
+    lines are yielded, so a client that reads slowly, or not at all, holds none."""
+    last = 0
     while True:
-        piece = "".join(itertools.islice(lines, size))
+        alias = export_alias()
+        chunk = list(records.using(alias).filter(pk__gt=last).order_by("pk").values_list("pk", *fields)[:CHUNK_ROWS])
+        export_connection_done(alias)
+        yield from (row[1:] for row in chunk)
+        if len(chunk) < CHUNK_ROWS:
+            return
+        last = chunk[-1][0]
+
+
+def chunks(lines: Iterator[str]) -> Iterator[str]:
+    while True:
+        piece = "".join(itertools.islice(lines, CHUNK_LINES))
         if not piece:
             return
         yield piece
@@ -82,8 +98,12 @@ async def _async_chunks(lines: Iterator[str]) -> AsyncIterator[str]:
 def export_response(
     request: HttpRequest | Any, lines: Iterator[str], *, fmt: str, filename: str
 ) -> StreamingHttpResponse:
-    """A streamed download of ``lines``."""
+    """A streamed download of ``lines``, within the exports' budget (raises
+    ``history.exports.budget.ExportRefused`` past it)."""
     raw = getattr(request, "_request", request)  # a DRF Request wraps Django's
+    user_id = int(raw.user.pk or 0)  # the export views and admin let in signed-in users only
+    budgeted = BudgetedExport(lines, member=export_start(user_id=user_id))
+    lines = iter(budgeted)
     content: Iterator[str] | AsyncIterator[str] = (
         _async_chunks(lines) if isinstance(raw, ASGIRequest) else chunks(lines)
     )
@@ -91,4 +111,6 @@ def export_response(
     response = StreamingHttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}.{extension}"'
     response["X-Content-Type-Options"] = "nosniff"
+    # Read or not, the request's end (which closes the response) frees the export's place.
+    response._resource_closers.append(budgeted.close)  # type: ignore[attr-defined]
     return response

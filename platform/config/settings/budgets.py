@@ -1,0 +1,40 @@
+"""Budgets that keep one account, or one kind of request, from slowing everyone else
+(docs/OPERATIONS.md "Budgets"), and what ``/healthz`` expects of the workers.
+
+Imported by ``config.settings.base``, which gives :func:`exports_database` its default database.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import environ
+
+env = environ.Env()
+
+# --- Hand-history exports (history/exports/budget.py) ----------------------------------------
+# Exports read through a database alias of their own, never the pool live play uses.
+EXPORTS_DATABASE = "exports"
+EXPORTS_DB_CONNECTIONS = env.int("EXPORTS_DB_CONNECTIONS", default=2)  # the alias's pool, per process
+EXPORTS_PER_USER = env.int("EXPORTS_PER_USER", default=1)  # exports of one account running at once
+EXPORTS_RUNNING_MAX = env.int("EXPORTS_RUNNING_MAX", default=4)  # exports running at once, every server together
+EXPORTS_TIME_LIMIT = env.int("EXPORTS_TIME_LIMIT", default=600)  # seconds; a longer one is cut off
+
+# --- Signed-out spectators' table sockets (games/consumers.py) -------------------------------
+GAMES_WS_CONNECTIONS_PER_ADDRESS = env.int("GAMES_WS_CONNECTIONS_PER_ADDRESS", default=8)  # signed out
+GAMES_WS_ANON_RATE = env.float("GAMES_WS_ANON_RATE", default=1.0)  # messages per second per connection
+GAMES_WS_ANON_BURST = env.int("GAMES_WS_ANON_BURST", default=4)
+
+# --- /healthz (config/health.py) -------------------------------------------------------------
+HEALTHZ_CACHE_SECONDS = env.float("HEALTHZ_CACHE_SECONDS", default=2.0)  # checks reused this long
+HEALTHZ_WORKER_SILENCE = env.int("HEALTHZ_WORKER_SILENCE", default=30)  # a worker unheard this long is missing
+HEALTHZ_HEARTBEAT_EVERY = env.float("HEALTHZ_HEARTBEAT_EVERY", default=10.0)  # the timers worker's ping
+
+
+def exports_database(default: dict[str, Any]) -> dict[str, Any]:
+    """The exports' alias: the default database with a small pool of its own (PostgreSQL), and
+    the default's test database in tests."""
+    alias = {**default, "OPTIONS": dict(default.get("OPTIONS", {})), "TEST": {"MIRROR": "default"}}
+    if "pool" in alias["OPTIONS"]:
+        alias["OPTIONS"]["pool"] = {"min_size": 0, "max_size": EXPORTS_DB_CONNECTIONS, "timeout": 5}
+    return alias

@@ -1,0 +1,127 @@
+"""No account or address can open sockets without limit: signed-out spectators are counted per
+client address and rate-limited, and the per-user cap holds however long a socket stays silent
+(the server keeps its slots fresh itself: games/services/slots.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import pytest
+import time_machine
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from games.routing import websocket_urlpatterns
+from games.services import limits, slots
+from tests.games.live.helpers import WsPlayer, _WithUser, db
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+def _spectator(table_id: int, address: str) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(_WithUser(URLRouter(websocket_urlpatterns), None), f"/ws/tables/{table_id}/")
+    comm.scope["client"] = (address, 50000)
+    return comm
+
+
+async def _opened(comm: WebsocketCommunicator) -> dict[str, Any]:
+    connected, _ = await comm.connect()
+    assert connected
+    return json.loads(await comm.receive_from(timeout=10))
+
+
+async def _refused(comm: WebsocketCommunicator) -> dict[str, Any]:
+    first = await _opened(comm)  # accepted so that the error frame can say why
+    assert await comm.receive_output(timeout=10) == {"type": "websocket.close", "code": 4429}
+    return first
+
+
+@pytest.mark.asyncio
+async def test_signed_out_sockets_are_limited_per_client_address(table_for, settings):
+    settings.GAMES_WS_CONNECTIONS_PER_ADDRESS = 3
+    table = await db(table_for)("thirteen")
+    opened = [_spectator(table.pk, "203.0.113.7") for _ in range(3)]
+    for comm in opened:
+        assert (await _opened(comm))["type"] == "state"
+    error = await _refused(_spectator(table.pk, "203.0.113.7"))
+    assert error["type"] == "error" and error["code"] == "too_many_connections" and "3" in error["message"]
+    other = _spectator(table.pk, "198.51.100.1")  # another address has its own count
+    assert (await _opened(other))["type"] == "state"
+    await opened[0].disconnect()  # a closed socket frees its place
+    again = _spectator(table.pk, "203.0.113.7")
+    assert (await _opened(again))["type"] == "state"
+    for comm in [*opened[1:], other, again]:
+        await comm.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_signed_out_socket_may_sync_only_at_the_spectators_rate(table_for, settings):
+    settings.GAMES_WS_ANON_RATE, settings.GAMES_WS_ANON_BURST = 0.5, 3
+    table = await db(table_for)("thirteen")
+    comm = _spectator(table.pk, "203.0.113.8")
+    await _opened(comm)
+    answers = []
+    for _ in range(6):
+        await comm.send_json_to({"type": "sync"})
+        answers.append(json.loads(await comm.receive_from(timeout=10)))
+    assert [a["type"] for a in answers] == ["state"] * 3 + ["error"] * 3
+    assert answers[-1]["code"] == "rate_limited" and answers[-1]["retry_after"] > 0
+    await comm.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_the_per_user_cap_holds_after_a_silent_gap_longer_than_the_slot_ttl(funded, table_for, settings):
+    """Six sockets, then silence for 40 s (the slot TTL is 30 s) while the server keeps its slots
+    fresh as it does every 10 s: a seventh is still refused."""
+    settings.GAMES_WS_CONNECTIONS_PER_USER = 6
+    ann, table = await db(funded)(), await db(table_for)("thirteen")
+    batch = [await WsPlayer(table.pk, ann).connect() for _ in range(6)]
+    with time_machine.travel(time.time(), tick=False) as clock:
+        for _ in range(4):
+            clock.shift(settings.GAMES_WS_SLOT_TTL / 3)
+            assert await slots.slots_refresh() == 0
+        extra = WsPlayer(table.pk, ann)
+        connected, _ = await extra.comm.connect()
+        assert connected
+        error = json.loads(await extra.comm.receive_from(timeout=10))
+    assert error["code"] == "too_many_connections"
+    for p in batch:
+        await p.close()
+
+
+@pytest.mark.asyncio
+async def test_the_server_refreshes_its_sockets_slots_by_itself(funded, table_for, settings):
+    settings.GAMES_WS_SLOT_TTL = 0.6  # refreshed every 0.2 s
+    ann, table = await db(funded)(), await db(table_for)("thirteen")
+    player = await WsPlayer(table.pk, ann).connect()
+    store = limits._store()
+    key = f"ws:{ann.pk}"
+
+    async def expiry() -> float:
+        if isinstance(store, limits._Local):
+            return store.slots[ann.pk][next(iter(store.slots[ann.pk]))]
+        return float((await db(store.client.zrange)(limits._key(key), 0, -1, withscores=True))[0][1])
+
+    first = await expiry()
+    deadline = time.monotonic() + 10
+    while await expiry() == first and time.monotonic() < deadline:  # the refresher's next round
+        await asyncio.sleep(0.05)
+    assert await expiry() > first
+    await player.close()
+
+
+@pytest.mark.asyncio
+async def test_a_socket_whose_slot_was_lost_to_a_full_count_is_closed(funded, table_for, settings):
+    settings.GAMES_WS_CONNECTIONS_PER_USER = 1
+    ann, table = await db(funded)(), await db(table_for)("thirteen")
+    player = await WsPlayer(table.pk, ann).connect()
+    [channel] = slots._kept().slots  # the one socket this loop keeps
+    await limits.connection_release_async(user_id=ann.pk, channel=channel)  # lost (a Redis restart)
+    assert await db(limits.connection_claim)(user_id=ann.pk, channel="another-server")  # and taken
+    assert await slots.slots_refresh() == 1
+    error = await player.next("error")
+    assert error["code"] == "too_many_connections"
+    assert await player.comm.receive_output(timeout=10) == {"type": "websocket.close", "code": 4429}
