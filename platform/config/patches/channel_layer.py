@@ -4,9 +4,7 @@
 asyncio ``PubSub.get_message``, polled every 0.1 s: a retry wrapper, a timeout context, health
 checks and an observability hook around each read. A server reads one message per change at
 every table it holds a connection at, so that reading would be a tenth of its CPU, and it polls
-while idle (bench/channel_layer.py: 3.5 ms of CPU a second against 0.1). Here each server
-process reads its
-subscriptions from one plain asyncio stream to Redis: the replies parsed by hiredis (redis-py's
+while idle. Here each server process reads its subscriptions from one plain asyncio stream to Redis: the replies parsed by hiredis (redis-py's
 own C parser), each message handed to the local channels as the layer does, and nothing read
 while nothing arrives.
 
@@ -18,6 +16,15 @@ resync on reconnect, docs/ARCHITECTURE.md "When a process dies").
 
 Only a plain ``redis://`` address is read this way (password and user included); anything
 else (TLS, a Unix socket, Sentinel) keeps the layer's own reader.
+
+Benchmark ``bench/channel_layer.py`` (two channels in one group, 3 KB messages): idle, 0.1 ms of
+CPU a second against the layer's own 3.5; a message every 10 ms, 468 µs a message against 572;
+back to back, 72 µs against 109.
+
+Written against channels-redis's private parts: ``pubsub.RedisSingleShardConnection`` (its
+``_lock``, ``_subscribed_to``, ``_receive_task``, ``_receive_message``),
+``pubsub.RedisPubSubLoopLayer._shards``, ``RedisPubSubChannelLayer._get_layer`` / ``_layers`` /
+``_args`` / ``_kwargs`` and ``utils._wrap_close``.
 """
 
 from __future__ import annotations
@@ -31,6 +38,9 @@ from urllib.parse import unquote, urlparse
 import hiredis
 from channels_redis import pubsub  # type: ignore[import-untyped]
 from channels_redis.utils import _wrap_close  # type: ignore[import-untyped]
+
+#: The versions this module was written and measured against (a test compares the installed ones).
+WRITTEN_FOR = {"channels-redis": "4.3.0", "hiredis": "3.5.0"}
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The pub/sub channel layer's lean reader (config/channel_layer.py): group and channel messages
+"""The pub/sub channel layer's lean reader (config/patches/channel_layer.py): group and channel messages
 reach the local channels, a discarded channel hears nothing more, and after Redis restarts the
 reader subscribes again and messages flow. A private redis-server on a free port."""
 
@@ -13,7 +13,7 @@ import pytest
 import redis
 from channels.layers import channel_layers, get_channel_layer
 
-from config.channel_layer import LeanShardConnection
+from config.patches.channel_layer import LeanShardConnection
 from tests.games.live.test_own_loop import _free_port, _start
 
 pytestmark = [pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server"),
@@ -25,7 +25,7 @@ def private_redis(settings: Any) -> Iterator[dict[str, Any]]:
     port = _free_port()
     holder = {"port": port, "server": _start(port)}
     settings.CHANNEL_LAYERS = {"default": {
-        "BACKEND": "config.channel_layer.RedisPubSubChannelLayer",
+        "BACKEND": "config.patches.channel_layer.RedisPubSubChannelLayer",
         "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"], "prefix": "lean"},
     }}
     channel_layers.backends.clear()
