@@ -4,9 +4,10 @@ Django's ``RedisCacheClient`` builds a new ``redis.Redis`` around its pool for e
 call, and a client's construction copies its table of about 170 reply callbacks: on the live
 path, where presence is read for every state frame and written for every heartbeat, that was
 a tenth of a millisecond a call (timed on the live path; no benchmark of bench/ isolates it:
-``bench/redis_calls.py``, "a frame's presence", measures the calls it speeds). A client is safe to share between threads (each command
-takes a connection from the pool), and the pool itself notices a fork. Written against
-Django's ``RedisCacheClient._get_connection_pool`` and ``_client`` and ``RedisCache._class``.
+``bench/redis_calls.py``, "a frame's presence", measures the calls it speeds). A client is safe
+to share between threads (each command takes a connection from the pool), and the pool itself
+notices a fork. Written against Django's ``RedisCacheClient._get_connection_pool`` and
+``_client`` and ``RedisCache._class``.
 """
 
 from __future__ import annotations

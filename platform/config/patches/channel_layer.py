@@ -4,9 +4,9 @@
 asyncio ``PubSub.get_message``, polled every 0.1 s: a retry wrapper, a timeout context, health
 checks and an observability hook around each read. A server reads one message per change at
 every table it holds a connection at, so that reading would be a tenth of its CPU, and it polls
-while idle. Here each server process reads its subscriptions from one plain asyncio stream to Redis: the replies parsed by hiredis (redis-py's
-own C parser), each message handed to the local channels as the layer does, and nothing read
-while nothing arrives.
+while idle. Here each server process reads its subscriptions from one plain asyncio stream to
+Redis: the replies parsed by hiredis (redis-py's own C parser), each message handed to the local
+channels as the layer does, and nothing read while nothing arrives.
 
 Everything else is the layer's own: publishing, groups, channels, serialisation. A connection
 Redis drops (a restart) is made again, with every channel and group subscribed again, after a

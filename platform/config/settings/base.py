@@ -17,8 +17,8 @@ import environ
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 
 from config.logs import ROUTINE_LOGGERS
-from config.redis_driver import driver_info
 from config.patches.redis_parsers import PubSubParser
+from config.redis_driver import driver_info
 
 # Django classes that are generic in the type stubs only (ModelAdmin, ModelForm, the class-based
 # views) accept type arguments at run time too: ``admin.ModelAdmin[Entry]``. No builtins are added.
