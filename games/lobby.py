@@ -20,7 +20,7 @@ from django.conf import settings
 
 from config.redis_driver import driver_info
 from games.groups import group_send
-from tables.consumers import LOBBY_GROUP
+from tables.groups import LOBBY_GROUP
 
 log = logging.getLogger(__name__)
 

@@ -1,8 +1,8 @@
 """The lobby WebSocket: the open tables on connect, then at most one message a second with the
 summaries of the tables changed since the last.
 
-Live play (``games.lobby``) sends them to :data:`LOBBY_GROUP`; this module owns the group's
-name, so live play imports it from here and nothing here imports live play."""
+Live play (``games.lobby``) sends them to the group ``tables.groups.LOBBY_GROUP``; nothing
+imports this module but the routing, and nothing here imports live play."""
 
 from __future__ import annotations
 
@@ -14,9 +14,7 @@ from django.utils.translation import gettext as _
 from config import metrics
 from config.db_threads import in_db_thread
 from config.websocket import LocalizedWebsocketConsumer
-
-#: The channel-layer group every lobby socket listens on.
-LOBBY_GROUP = "lobby"
+from tables.groups import LOBBY_GROUP
 #: The largest frame answered as ``read_only`` (the table socket's limit; the lobby reads none).
 MAX_FRAME_CHARS = 4096
 
