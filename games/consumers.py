@@ -26,7 +26,12 @@ from games.frames import frame_for
 from games.groups import register_loop
 from games.presence import Also
 from games.protocol import BadMessage, Message, parse
+from games.sent import sent_version_async
+from games.services import commands, hints, limits
 from games.services.errors import PlayError
+from games.services.limits import connection_claim_async, connection_release_async
+from games.services.presence import seat_heartbeat_async, seat_opened_async
+from tables.models import Table
 
 log = logging.getLogger(__name__)
 
@@ -89,8 +94,6 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await self.channel_layer.group_add(broadcast.user_group(self.user_id), self.channel_name)
         # the first heartbeat; a new connection may be a seat marked away coming back: the
         # snapshot's own rows show it
-        from games.services.presence import seat_opened_async
-
         await self._send_state(await seat_opened_async(table_id=self.table_id, user=self.user), force=True)
 
     async def disconnect(self, code: int) -> None:
@@ -101,8 +104,6 @@ class TableConsumer(LocalizedWebsocketConsumer):
             return
         if self.slot and self.user_id is not None:
             self.slot = False
-            from games.services.limits import connection_release_async
-
             await connection_release_async(user_id=self.user_id, channel=self.channel_name)
         await self.channel_layer.group_discard(broadcast.table_group(self.table_id), self.channel_name)
         if self.user_id is not None:
@@ -112,8 +113,6 @@ class TableConsumer(LocalizedWebsocketConsumer):
     async def _claim_slot(self) -> bool:
         """Claim (or refresh) this connection's slot among the user's open connections."""
         assert self.user_id is not None, "only a signed-in user's connection holds a slot"
-        from games.services.limits import connection_claim_async
-
         self.slot = await connection_claim_async(user_id=self.user_id, channel=self.channel_name)
         self.slot_refreshed = time.monotonic()
         return self.slot
@@ -180,8 +179,6 @@ class TableConsumer(LocalizedWebsocketConsumer):
     async def _ping(self) -> None:
         """The heartbeat, and the slot's refresh when due in the same Redis round trip (a slot
         that was gone, or the embedded mode's, is claimed as any other message would)."""
-        from games.services import limits
-
         user, user_id = (self.user, self.user_id) if self._authenticated else (None, None)
         also = None
         if user_id is not None and self._slot_due() and limits.connections_limited():
@@ -195,8 +192,6 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await self._send({"type": "pong", "t": time.time(), "version": version})
 
     async def _call(self, message: Message) -> None:
-        from games.services import commands, hints
-
         try:
             if message.type == "hint":
                 reply: dict[str, Any] = {"hints": await hints.hint_for(table_id=self.table_id, user=self.user)}
@@ -280,8 +275,6 @@ class TableConsumer(LocalizedWebsocketConsumer):
 
 
 def _table_exists(table_id: int) -> bool:
-    from tables.models import Table
-
     return Table.objects.filter(pk=table_id).exists()
 
 
@@ -293,9 +286,6 @@ async def _heartbeat(
     (docs/PROTOCOL.md "Client obligations"), and the replies to ``also``'s commands sent in the
     same round trip (None: not sent). On the event loop: a thread only when the database must
     hear of it."""
-    from games.sent import sent_version_async
-    from games.services.presence import seat_heartbeat_async
-
     if user is not None:
         return await seat_heartbeat_async(table_id=table_id, user=user, away=away, also=also)
     try:

@@ -112,6 +112,7 @@ def _is_in_memory(layer: Any) -> bool:
 def _direct_publisher(layer: Any) -> tuple[Any, str, bool] | None:
     """A plain Redis client for the pub/sub layer's one Redis, the layer's channel prefix and
     whether that Redis is ``settings.REDIS_URL``; None for any other layer (or several hosts)."""
+    # channels_redis is loaded only where a Redis layer is configured (never in the embedded mode)
     from channels_redis.pubsub import RedisPubSubChannelLayer  # type: ignore[import-untyped]
     from channels_redis.utils import decode_hosts  # type: ignore[import-untyped]
 

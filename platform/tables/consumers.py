@@ -15,13 +15,13 @@ from config import metrics
 from config.db_threads import in_db_thread
 from config.websocket import LocalizedWebsocketConsumer
 from tables.groups import LOBBY_GROUP
+from tables.selectors import table_list_open, table_summary
+
 #: The largest frame answered as ``read_only`` (the table socket's limit; the lobby reads none).
 MAX_FRAME_CHARS = 4096
 
 
 def _tables() -> list[dict[str, Any]]:
-    from tables.selectors import table_list_open, table_summary
-
     return [table_summary(t) for t in table_list_open()]
 
 

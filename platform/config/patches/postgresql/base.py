@@ -34,7 +34,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if self.alias not in pools:
             if self.settings_dict.get("CONN_MAX_AGE", 0) != 0:
                 raise ImproperlyConfigured("Pooling doesn't support persistent connections.")
-            from psycopg_pool import ConnectionPool
+            from psycopg_pool import ConnectionPool  # as Django's backend: loaded only when a pool is configured
 
             kwargs = self.get_connection_params()
             kwargs["autocommit"] = True  # as Django opens them; it sets autocommit itself later
