@@ -73,10 +73,10 @@ class DjangoCelerySettings(Mapping[str, Any]):
 
 
 app = Celery("config")
-# Every thread's current app, not only the importing thread's: the apps send tasks and declare them
-# through ``celery.current_app`` and ``shared_task`` (they never import this module), also from the
-# database threads. Celery's Django fix-up does the same as it installs; the apps rely on it, so it
-# is said here too.
+# The process's default app, whatever thread asks: the apps send tasks through
+# ``celery.app.default_app`` and declare them with ``shared_task`` (they never import this module),
+# also from the database threads. Celery's Django fix-up does the same as it installs; the apps rely
+# on it, so it is said here too.
 app.set_default()
 app.config_from_object(DjangoCelerySettings(), namespace="CELERY")
 app.autodiscover_tasks()
