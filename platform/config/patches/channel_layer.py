@@ -24,7 +24,9 @@ back to back, 72 µs against 109.
 Written against channels-redis's private parts: ``pubsub.RedisSingleShardConnection`` (its
 ``_lock``, ``_subscribed_to``, ``_receive_task``, ``_receive_message``),
 ``pubsub.RedisPubSubLoopLayer._shards``, ``RedisPubSubChannelLayer._get_layer`` / ``_layers`` /
-``_args`` / ``_kwargs`` and ``utils._wrap_close``.
+``_args`` / ``_kwargs`` and ``utils._wrap_close``; and, for the broadcasts a thread publishes
+itself (games/groups.py, :func:`pubsub_publish_target`), the names ``group_send`` publishes a
+group's messages under.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from urllib.parse import unquote, urlparse
 
 import hiredis
 from channels_redis import pubsub  # type: ignore[import-untyped]
-from channels_redis.utils import _wrap_close  # type: ignore[import-untyped]
+from channels_redis.utils import _wrap_close, decode_hosts  # type: ignore[import-untyped]
 
 #: The versions this module was written and measured against (a test compares the installed ones).
 WRITTEN_FOR = {"channels-redis": "4.3.0", "hiredis": "3.5.0"}
@@ -188,3 +190,17 @@ class RedisPubSubChannelLayer(pubsub.RedisPubSubChannelLayer):  # type: ignore[m
 def _plain_redis(host: dict[str, Any]) -> bool:
     address = host.get("address")
     return isinstance(address, str) and urlparse(address).scheme == "redis"
+
+
+def pubsub_publish_target(layer: Any) -> tuple[str, str] | None:
+    """For channels_redis's pub/sub layer on one Redis given by its address alone: that address
+    and the prefix of its groups' channels (a group's messages are published on the prefix plus
+    the group's name, as ``RedisPubSubLoopLayer.group_send`` publishes them, serialised by the
+    layer's ``serialize``). None for any other layer or configuration."""
+    if not isinstance(layer, pubsub.RedisPubSubChannelLayer):
+        return None
+    args, kwargs = getattr(layer, "_args", ()), getattr(layer, "_kwargs", {})
+    hosts = decode_hosts(kwargs.get("hosts", args[0] if args else None))
+    if len(hosts) != 1 or "address" not in hosts[0] or not set(hosts[0]) <= {"address", "parser_class", "driver_info"}:
+        return None
+    return hosts[0]["address"], f"{kwargs.get('prefix', 'asgi')}__group__"
