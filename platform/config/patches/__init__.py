@@ -10,7 +10,7 @@ patch's tests and its benchmark, then set the new version.
 
 | module | library | what it changes |
 |---|---|---|
-| ``channel_layer`` | channels-redis | the pub/sub layer's subscriptions read by one lean stream |
+| ``channel_layer`` | channels-redis | the pub/sub layer's subscriptions read by one lean stream; its host and group channel names for the broadcasts a thread publishes itself |
 | ``redis_parsers`` | redis | the asyncio parser, less a debug line built for every message |
 | ``broker`` | kombu | the Redis transport: one client per channel, a closed channel raises ``ConnectionError`` |
 | ``cache`` | Django | the Redis cache: one client per pool, not one per call |
