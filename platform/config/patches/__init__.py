@@ -8,13 +8,14 @@ installed version differs (``tests/config/patches/``), so an upgrade of one of t
 is a review of its patch: read the library's changes to the parts the patch touches, run the
 patch's tests and its benchmark, then set the new version.
 
-| module | library | what it changes |
-|---|---|---|
-| ``channel_layer`` | channels-redis | the pub/sub layer's subscriptions read by one lean stream; its host and group channel names for the broadcasts a thread publishes itself |
-| ``redis_parsers`` | redis | the asyncio parser, less a debug line built for every message |
-| ``broker`` | kombu | the Redis transport: one client per channel, a closed channel raises ``ConnectionError`` |
-| ``cache`` | Django | the Redis cache: one client per pool, not one per call |
-| ``postgresql`` | Django, psycopg-pool | the PostgreSQL backend's pool, checking a connection only when it sat idle |
+- ``channel_layer`` (channels-redis): the pub/sub layer's subscriptions read by one lean stream;
+  its host and group channel names for the broadcasts a thread publishes itself.
+- ``redis_parsers`` (redis): the asyncio parser, less a debug line built for every message.
+- ``broker`` (kombu): the Redis transport, one client per channel; a closed channel raises
+  ``ConnectionError``.
+- ``cache`` (Django): the Redis cache, one client per pool, not one per call.
+- ``postgresql`` (Django, psycopg-pool): the PostgreSQL backend's pool, checking a connection
+  only when it sat idle.
 """
 
 from __future__ import annotations
