@@ -8,7 +8,7 @@ PORT ?= 8000
 STAMP := $(VENV)/.installed-stamp
 DEV_STAMP := $(VENV)/.installed-dev-stamp
 
-.PHONY: run test setup venv dev migrate demo static serve worker beat bench lint typecheck test-browser test-sqlite clean
+.PHONY: run test test-steps setup venv dev migrate demo static serve worker beat bench lint typecheck imports test-browser test-sqlite clean
 
 # `make run` installs what the platform needs; `make test` adds the test and benchmark tools.
 $(STAMP): requirements.txt
@@ -50,10 +50,16 @@ worker: venv
 beat: venv
 	cd platform && ../$(VENV)/bin/celery -A config beat --loglevel INFO
 
-test: dev migrate
+# Every step below, then its running time (also when a step fails): "make test: NNN s".
+test:
+	@start=$$(date +%s); $(MAKE) --no-print-directory test-steps; rc=$$?; \
+	  echo "make test: $$(( $$(date +%s) - start )) s"; exit $$rc
+
+test-steps: dev migrate
 	$(PY) manage.py check
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	PYTHONPATH=platform $(VENV)/bin/lint-imports
 	$(VENV)/bin/pytest -m "not browser" ; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 1; fi; exit $$rc
 	if [ -n "$$DATABASE_URL" ]; then $(MAKE) test-sqlite; fi
 	$(MAKE) test-browser
@@ -76,6 +82,10 @@ lint: dev
 # mypy with the settings in pyproject.toml: strict for games/engine and wallet, the default checks elsewhere.
 typecheck: dev
 	$(VENV)/bin/mypy
+
+# The import contracts of pyproject.toml ([tool.importlinter]; docs/ARCHITECTURE.md "Imports").
+imports: dev
+	PYTHONPATH=platform $(VENV)/bin/lint-imports
 
 # Every benchmark, one after the other (figures in bench/README.md). Needs PostgreSQL and Redis.
 bench: dev

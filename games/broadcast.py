@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from accounts.sockets import stop_event, user_group
 from config.rows import json_text
+from games.frames import table_frames
 from games.groups import group_send
 from games.lobby import lobby_mark, lobby_mark_on
 from games.sent import sent_mark, sent_mark_on
@@ -33,8 +34,6 @@ def table_group(table_id: int) -> str:
 def broadcast_table(table_id: int, held: Table | None = None) -> None:
     """Send every seated player their private frame and the table group the public one
     (``held``: the table as the change that committed left it, ``games.frames.table_frames``)."""
-    from games.frames import table_frames
-
     try:
         private, public = table_frames(table_id, held)
     except Exception:  # a broadcast must never undo a committed change

@@ -30,7 +30,13 @@ from games.frames import frame_for
 from games.groups import register_loop
 from games.presence import Also
 from games.protocol import BadMessage, Message, parse
+from games.sent import sent_version_async
+from games.services import commands, hints, limits
 from games.services.errors import PlayError
+from games.services.limits import address_owner, connection_claim_async, connection_release_async
+from games.services.presence import seat_closed_async, seat_heartbeat_async, seat_opened_async
+from games.services.slots import slot_forget, slot_keep
+from tables.models import Table
 
 log = logging.getLogger(__name__)
 
@@ -101,8 +107,6 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await self.channel_layer.group_add(user_group(self.user_id), self.channel_name)
         # the first heartbeat; a new connection may be a seat marked away coming back: the
         # snapshot's own rows show it
-        from games.services.presence import seat_opened_async
-
         await self._send_state(await seat_opened_async(table_id=self.table_id, user=self.user), force=True)
 
     async def disconnect(self, code: int) -> None:
@@ -115,8 +119,6 @@ class TableConsumer(LocalizedWebsocketConsumer):
         if not self.grouped:
             return
         if self.user_id is not None:  # the seat counts as gone until its next heartbeat
-            from games.services.presence import seat_closed_async
-
             await seat_closed_async(table_id=self.table_id, user_id=self.user_id)
         await self.channel_layer.group_discard(broadcast.table_group(self.table_id), self.channel_name)
         if self.user_id is not None:
@@ -127,9 +129,6 @@ class TableConsumer(LocalizedWebsocketConsumer):
         """Claim (or refresh) this connection's slot among the user's open connections, or a
         signed-out one's among its address's; the server keeps a claimed slot fresh itself
         (games/services/slots.py), however long the client stays silent."""
-        from games.services.limits import address_owner, connection_claim_async
-        from games.services.slots import slot_keep
-
         if not self.slot_owner:
             address = scope_client_ip(cast("dict[str, Any]", self.scope))
             self.slot_owner = self.user_id if self.user_id is not None else address_owner(address)
@@ -142,9 +141,6 @@ class TableConsumer(LocalizedWebsocketConsumer):
     async def _release_slot(self) -> None:
         if self.slot:
             self.slot = False
-            from games.services.limits import connection_release_async
-            from games.services.slots import slot_forget
-
             slot_forget(channel=self.channel_name)
             await connection_release_async(user_id=self.slot_owner, channel=self.channel_name)
 
@@ -228,8 +224,6 @@ class TableConsumer(LocalizedWebsocketConsumer):
     async def _ping(self) -> None:
         """The heartbeat, and the slot's refresh when due in the same Redis round trip (a slot
         that was gone, or the embedded mode's, is claimed as any other message would)."""
-        from games.services import limits
-
         user, user_id = (self.user, self.user_id) if self._authenticated else (None, None)
         also = None
         if user_id is not None and self._slot_due() and limits.connections_limited():
@@ -243,8 +237,6 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await self._send({"type": "pong", "t": time.time(), "version": version})
 
     async def _call(self, message: Message) -> None:
-        from games.services import commands, hints
-
         try:
             if message.type == "hint":
                 reply: dict[str, Any] = {"hints": await hints.hint_for(table_id=self.table_id, user=self.user)}
@@ -338,8 +330,6 @@ class TableConsumer(LocalizedWebsocketConsumer):
 
 
 def _table_exists(table_id: int) -> bool:
-    from tables.models import Table
-
     return Table.objects.filter(pk=table_id).exists()
 
 
@@ -351,9 +341,6 @@ async def _heartbeat(
     (docs/PROTOCOL.md "Client obligations"), and the replies to ``also``'s commands sent in the
     same round trip (None: not sent). On the event loop: a thread only when the database must
     hear of it."""
-    from games.sent import sent_version_async
-    from games.services.presence import seat_heartbeat_async
-
     if user is not None:
         return await seat_heartbeat_async(table_id=table_id, user=user, away=away, also=also)
     try:

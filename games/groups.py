@@ -13,7 +13,8 @@ With channels_redis's pub/sub layer on one Redis (the distributed mode's default
 thread (a server's database thread, a worker's task) does not go through any event loop at
 all: its messages are published in one pipelined round trip by a plain Redis client, as the
 layer itself would publish them (its channel names, its serializer), with the caller's other
-Redis writes of the same moment (:func:`group_send`'s ``also``): no hop to the server's loop
+Redis writes of the same moment (:func:`group_send`'s ``also``; what it knows of the layer's
+insides, its host and its groups' channel names, is in config/patches/channel_layer.py): no hop to the server's loop
 and no publishes awaited one after the other, which cost about a tenth of an action's CPU
 (bench/action_cpu.py).
 """
@@ -110,21 +111,18 @@ def _is_in_memory(layer: Any) -> bool:
 
 @cache
 def _direct_publisher(layer: Any) -> tuple[Any, str, bool] | None:
-    """A plain Redis client for the pub/sub layer's one Redis, the layer's channel prefix and
-    whether that Redis is ``settings.REDIS_URL``; None for any other layer (or several hosts)."""
-    from channels_redis.pubsub import RedisPubSubChannelLayer  # type: ignore[import-untyped]
-    from channels_redis.utils import decode_hosts  # type: ignore[import-untyped]
+    """A plain Redis client for the pub/sub layer's one Redis, the prefix of the layer's group
+    channels and whether that Redis is ``settings.REDIS_URL``; None for any other layer (or
+    several hosts)."""
+    # channels_redis is loaded only where a Redis layer is configured (never in the embedded mode)
+    from config.patches.channel_layer import pubsub_publish_target
 
-    if not isinstance(layer, RedisPubSubChannelLayer):
+    found = pubsub_publish_target(layer)
+    if found is None:
         return None
-
-    args, kwargs = getattr(layer, "_args", ()), getattr(layer, "_kwargs", {})
-    hosts = decode_hosts(kwargs.get("hosts", args[0] if args else None))
-    if len(hosts) != 1 or "address" not in hosts[0] or not set(hosts[0]) <= {"address", "parser_class", "driver_info"}:
-        return None
-    address = hosts[0]["address"]
+    address, group_prefix = found
     client = redis.Redis.from_url(address, socket_connect_timeout=2, socket_timeout=5, driver_info=driver_info())
-    return client, kwargs.get("prefix", "asgi"), address == settings.REDIS_URL
+    return client, group_prefix, address == settings.REDIS_URL
 
 
 def _publish(direct: tuple[Any, str, bool], layer: Any, messages: tuple[tuple[str, dict[str, Any]], ...],
@@ -132,10 +130,10 @@ def _publish(direct: tuple[Any, str, bool], layer: Any, messages: tuple[tuple[st
     """Publish to each group's channel as ``RedisPubSubLoopLayer.group_send`` does, in one
     pipeline with ``also``'s commands. A connection Redis dropped is retried by the client
     (a message sent twice is harmless: a connection drops an old version)."""
-    client, prefix, same_redis = direct
+    client, group_prefix, same_redis = direct
     pipe = client.pipeline(transaction=False)
     for group, message in messages:
-        pipe.publish(f"{prefix}__group__{group}", layer.serialize(message))
+        pipe.publish(group_prefix + group, layer.serialize(message))
     added = also is not None and same_redis
     if also is not None and same_redis:
         also(pipe)

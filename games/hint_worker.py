@@ -28,7 +28,7 @@ def start(parent: int) -> None:
 
 def warm() -> bool:
     """Load the solver once, so that the first real hint does not pay for it."""
-    import games.engine.solver  # noqa: F401
+    import games.engine.solver  # noqa: F401  # the import is the work: in the pool's process, at its start
 
     return True
 

@@ -16,11 +16,13 @@ import threading
 from functools import cache
 from typing import Any
 
+import redis
 from django.conf import settings
 
 from config.redis_driver import driver_info
 from games.groups import group_send
-from tables.consumers import LOBBY_GROUP
+from tables.groups import LOBBY_GROUP
+from tables.selectors import table_list_by_ids, table_summary
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +49,6 @@ class _Local:
 
 class _Redis:
     def __init__(self, url: str) -> None:
-        import redis
-
         self.client: Any = redis.Redis.from_url(
             url, socket_connect_timeout=1, socket_timeout=1, driver_info=driver_info()
         )
@@ -82,8 +82,6 @@ def lobby_mark_on(pipe: Any, table_id: int) -> None:
 def lobby_publish() -> int:
     """Send the lobby the summaries of the tables changed since the last time, in one message
     (two queries however many); returns how many tables it carried."""
-    from tables.selectors import table_list_by_ids, table_summary
-
     table_ids = _store().take(BATCH)
     if not table_ids:
         return 0

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
+import redis
 from django.conf import settings
 
 from config.loop_redis import loop_client
@@ -98,8 +99,6 @@ class _Local:
 
 class _Redis:
     def __init__(self, url: str) -> None:
-        import redis
-
         self.url = url
         self.client: Any = redis.Redis.from_url(
             url, socket_connect_timeout=1, socket_timeout=2, driver_info=driver_info()

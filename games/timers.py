@@ -9,7 +9,11 @@ deadline is no longer the hand's does nothing, and only the one for the current 
 re-arms itself when it fires early (clock skew between machines).
 
 Tasks are sent by their names (registered in ``games/tasks.py``), so this module imports no
-service: the store and the actions call it, never the other way round.
+service: the store and the actions call it, never the other way round. They go through the
+process's default Celery app (``celery.app.default_app``: the composition root's
+``config.celery_app`` makes itself the default), so no layer of live play imports the composition
+root. Not ``celery.current_app``: that is the last app made in the calling thread, which may be a
+benchmark's or a test's client.
 """
 
 from __future__ import annotations
@@ -18,9 +22,9 @@ import time
 from datetime import datetime
 from typing import Any
 
+from celery.app import default_app
 from django.conf import settings
 
-from config.celery_app import app
 from tables.models import Table
 
 EXPIRE_PHASE = "games.expire_phase"
@@ -51,4 +55,4 @@ def schedule_start(table_id: int, delay: float, hands_played: int | None = None)
 def _send(name: str, args: list[Any], **options: Any) -> None:
     """Send a task whose arguments are a few numbers: their ``repr`` is what Celery would log and
     show for them, without its general-purpose safe repr (part of what sending costs a server)."""
-    app.send_task(name, args=args, argsrepr=repr(args), kwargsrepr="{}", **options)
+    default_app.send_task(name, args=args, argsrepr=repr(args), kwargsrepr="{}", **options)

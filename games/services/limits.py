@@ -24,6 +24,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+import redis
 from django.conf import settings
 
 from config.loop_redis import loop_client
@@ -107,8 +108,6 @@ class _Redis:
     allowed when Redis cannot be reached (within a second)."""
 
     def __init__(self, url: str) -> None:
-        import redis
-
         self.url = url
         self.errors: tuple[type[Exception], ...] = (redis.exceptions.RedisError, OSError)
         self.client: Any = redis.Redis.from_url(
@@ -129,8 +128,6 @@ class _Redis:
 
     async def aclaim(self, user_id: int | str, channel: str, limit: int, ttl: float) -> bool:
         """:meth:`claim` awaited on the running event loop (``config.loop_redis``)."""
-        import redis
-
         key, args = _claim_call(user_id, channel, limit, ttl)
         client = loop_client(self.url, timeout=1)
         try:

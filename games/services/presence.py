@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from config.db_threads import in_db_thread
 from games.frames import snapshot_from, snapshot_rows
 from games.presence import Also, presence_beat, presence_beat_async, presence_closed, presence_read
 from games.services.hand_presence import hand_player_back, hand_player_left
@@ -47,8 +48,6 @@ async def seat_heartbeat_async(
     round trip (``games.presence.presence_beat_async``); their replies come second."""
     first, version, more = await presence_beat_async(table_id, user.pk, also)
     if first or away:
-        from config.db_threads import in_db_thread
-
         await in_db_thread(_changed, table_id, user, first)
     return version, more
 
@@ -56,8 +55,6 @@ async def seat_heartbeat_async(
 async def seat_opened_async(*, table_id: int, user: User) -> dict[str, Any]:
     """A signed-in player's connection opens: its heartbeat, and the snapshot it starts from
     (:func:`_opened`) in one database call."""
-    from config.db_threads import in_db_thread
-
     first, _version, _more = await presence_beat_async(table_id, user.pk, None)
     return await in_db_thread(_opened, table_id, user, first)
 

@@ -8,6 +8,6 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
-        from accounts.roles import sync_roles_after_migrate
+        from accounts.roles import sync_roles_after_migrate  # reads models: once the app registry is ready
 
         post_migrate.connect(sync_roles_after_migrate, dispatch_uid="accounts.sync_roles")

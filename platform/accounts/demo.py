@@ -15,7 +15,7 @@ def demo_fund_players(players: Sequence[User]) -> None:
     """Grant each demo player coins once (idempotent keys), when the wallet is installed."""
     if not apps.is_installed("wallet"):
         return
-    from wallet import services
+    from wallet import services  # the wallet only where it is installed (the check above)
 
     for player in players:
         services.wallet_grant(

@@ -21,7 +21,7 @@ from config.websocket import websocket_application  # noqa: E402
 
 quiet_server_logs()
 if settings.CELERY_EMBEDDED_WORKER:
-    from config.embedded import start_embedded_worker
+    from config.embedded import start_embedded_worker  # Celery's worker machinery only when it runs here
 
     start_embedded_worker()
 

@@ -27,7 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from celery import Celery, Task, signals
+from django.conf import settings
 from django.db import close_old_connections, connections
+
+from config.gc_tuning import gc_tune
 
 # `celery -A config` runs from platform/: the project root (games, wallet) must be importable too.
 _ROOT = str(Path(__file__).resolve().parents[2])
@@ -56,8 +59,6 @@ class DjangoCelerySettings(Mapping[str, Any]):
 
     @cached_property
     def _values(self) -> dict[str, Any]:
-        from django.conf import settings
-
         values = {name: getattr(settings, name) for name in dir(settings) if name.startswith(self.PREFIX)}
         return values | {name.removeprefix(self.PREFIX).lower(): value for name, value in values.items()}
 
@@ -72,6 +73,11 @@ class DjangoCelerySettings(Mapping[str, Any]):
 
 
 app = Celery("config")
+# The process's default app, whatever thread asks: the apps send tasks through
+# ``celery.app.default_app`` and declare them with ``shared_task`` (they never import this module),
+# also from the database threads. Celery's Django fix-up does the same as it installs; the apps rely
+# on it, so it is said here too.
+app.set_default()
 app.config_from_object(DjangoCelerySettings(), namespace="CELERY")
 app.autodiscover_tasks()
 
@@ -91,6 +97,7 @@ def connections_tidy(sender: Task | None = None, **kwargs: Any) -> None:
 @signals.worker_process_init.connect
 def channel_layer_loop(**kwargs: Any) -> None:
     """A prefork child sends its broadcasts on one loop of its own (games/groups.py)."""
+    # An app's module, imported in the child only: this module is imported while the settings load.
     from games.groups import use_own_loop
 
     use_own_loop()
@@ -99,8 +106,6 @@ def channel_layer_loop(**kwargs: Any) -> None:
 @signals.worker_process_init.connect
 def collector_tuned(**kwargs: Any) -> None:
     """A prefork child's garbage collector tuned as a server's (config/gc_tuning.py)."""
-    from config.gc_tuning import gc_tune
-
     gc_tune()
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from celery.beat import EmbeddedService
 from celery.contrib.testing.worker import start_worker
+from django.conf import settings
 
 from config.celery_app import app
 
@@ -26,8 +27,6 @@ _beat: Any = None
 def start_embedded_worker() -> None:
     """Start the in-process worker and beat once (idempotent); they live as long as the process."""
     global _worker, _beat
-    from django.conf import settings
-
     with _lock:
         if _worker is not None:
             return
@@ -48,6 +47,4 @@ def start_embedded_worker() -> None:
 
 
 def _schedule_path() -> Any:
-    from django.conf import settings
-
     return settings.VAR_DIR / "celerybeat-schedule"

@@ -37,7 +37,7 @@ def loop_client(url: str, *, timeout: float = 2.0) -> Any:
         _close_with_loop(loop, clients)
     client = clients.get((url, timeout))
     if client is None:
-        import redis.asyncio
+        import redis.asyncio  # the asyncio client is loaded at a loop's first call (never in the embedded mode)
 
         pool = redis.asyncio.BlockingConnectionPool.from_url(
             url, max_connections=CONNECTIONS, timeout=timeout, socket_connect_timeout=1, socket_timeout=timeout,

@@ -43,7 +43,7 @@ def json_param(value: Any) -> Any:
     if value is None:
         return None
     if connection.vendor == "postgresql":
-        from psycopg.types.json import Jsonb
+        from psycopg.types.json import Jsonb  # psycopg is loaded on PostgreSQL only
 
         return Jsonb(value, dumps=_json_bytes)
     return json_text(value)

@@ -5,16 +5,18 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from django.db import connection, transaction
 from django.utils import timezone
 
 from games.engine.record import GENESIS, json_round_trip, record_parts, seal
-from games.models import Hand, HandAction
 from history.models import HandRecord, HandRecordSeat, VoidedHandSeat
 from tables.models import Table
+
+if TYPE_CHECKING:  # the settlement hands over its hand; history reads it, never games' models
+    from games.models import Hand
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -22,7 +24,7 @@ def iso(moment: datetime | None) -> str | None:
 
 
 def _actions(hand: Hand) -> list[dict[str, Any]]:
-    rows = HandAction.objects.filter(hand=hand).order_by("seq")
+    rows = hand.actions.order_by("seq")
     return [
         {"seq": a.seq, "seat": a.seat, "user": a.user_id, "at": iso(a.at), "auto": a.auto, "action": a.action}
         for a in rows

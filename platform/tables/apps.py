@@ -9,6 +9,7 @@ class TablesConfig(AppConfig):
     def ready(self) -> None:
         """Tell the ledger audit whose table money this app keeps: every seat's, at its table's
         ``wallet_ref`` (the wallet itself knows nothing of tables)."""
+        # Models, and what reads them, import once the app registry is ready (AppConfig.ready).
         from tables.models import WALLET_REF_PREFIX
         from tables.selectors import seat_holders
         from wallet.audit import escrow_owner_register

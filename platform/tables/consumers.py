@@ -1,8 +1,8 @@
 """The lobby WebSocket: the open tables on connect, then at most one message a second with the
 summaries of the tables changed since the last.
 
-Live play (``games.lobby``) sends them to :data:`LOBBY_GROUP`; this module owns the group's
-name, so live play imports it from here and nothing here imports live play."""
+Live play (``games.lobby``) sends them to the group ``tables.groups.LOBBY_GROUP``; nothing
+imports this module but the routing, and nothing here imports live play."""
 
 from __future__ import annotations
 
@@ -15,16 +15,14 @@ from accounts.sockets import CLOSE_LOGGED_OUT, stop_frame, user_group
 from config import metrics
 from config.db_threads import in_db_thread
 from config.websocket import LocalizedWebsocketConsumer
+from tables.groups import LOBBY_GROUP
+from tables.selectors import table_list_open, table_summary
 
-#: The channel-layer group every lobby socket listens on.
-LOBBY_GROUP = "lobby"
 #: The largest frame answered as ``read_only`` (the table socket's limit; the lobby reads none).
 MAX_FRAME_CHARS = 4096
 
 
 def _tables() -> list[dict[str, Any]]:
-    from tables.selectors import table_list_open, table_summary
-
     return [table_summary(t) for t in table_list_open()]
 
 

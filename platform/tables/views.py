@@ -25,6 +25,7 @@ from tables.models import Seat, StakeLevel, Table
 from tables.rules_panel import rules_panel
 from tables.selectors import stake_level_list, table_list_open, table_summary
 from tables.services import table_find_or_create_free
+from wallet.selectors import wallet_balance
 
 RANKS, SUITS = "23456789TJQKA", "shcd"
 
@@ -46,8 +47,6 @@ def _level_row(level: StakeLevel) -> dict[str, Any]:
 def _wallet_balance(request: HttpRequest) -> int | None:
     if not request.user.is_authenticated:
         return None
-    from wallet.selectors import wallet_balance
-
     return wallet_balance(user=request.user)
 
 

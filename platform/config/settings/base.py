@@ -17,8 +17,8 @@ import environ
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 
 from config.logs import ROUTINE_LOGGERS
+from config.patches.redis_parsers import PubSubParser
 from config.redis_driver import driver_info
-from config.redis_parsers import PubSubParser
 from config.settings.budgets import *  # noqa: F403 - EXPORTS_*, HEALTHZ_*, the signed-out sockets' limits
 from config.settings.budgets import exports_database
 
@@ -151,7 +151,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # Django's backend with one change: a connection idle for a while is checked as it
         # leaves the pool (after a PostgreSQL restart a dead one is replaced instead of failing
         # the request that drew it), one in steady use is not (config/db_pool.py).
-        DATABASES["default"]["ENGINE"] = "config.postgresql"
+        DATABASES["default"]["ENGINE"] = "config.patches.postgresql"
 DATABASES["exports"] = exports_database(DATABASES["default"])
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -163,9 +163,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # Pub/sub delivers a group message to every server at once (no polling of lists):
-            # channels_redis's pub/sub layer, its subscriptions read leaner (config/channel_layer.py).
-            "BACKEND": env.str("CHANNEL_LAYER_BACKEND", default="config.channel_layer.RedisPubSubChannelLayer"),
-            # The parser: redis-py's, less a debug line built for every message (config/redis_parsers.py).
+            # channels_redis's pub/sub layer, its subscriptions read leaner (config/patches/channel_layer.py).
+            "BACKEND": env.str("CHANNEL_LAYER_BACKEND", default="config.patches.channel_layer.RedisPubSubChannelLayer"),
+            # The parser: redis-py's, less a debug line built for every message (config/patches/redis_parsers.py).
             # The driver's name and version found once, not per connection (config/redis_driver.py).
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "parser_class": PubSubParser, "driver_info": driver_info()}],
@@ -173,8 +173,8 @@ if REDIS_URL:
             },
         }
     }
-    # Django's Redis cache, less a new client object per call (config/cache.py).
-    CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": REDIS_URL}}
+    # Django's Redis cache, less a new client object per call (config/patches/cache.py).
+    CACHES = {"default": {"BACKEND": "config.patches.cache.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -195,8 +195,8 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # The visibility timeout must exceed the longest countdown, or Redis redelivers an unacked
 # timer task early (the database row stays the truth; tasks check the phase sequence).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
-# kombu's Redis transport, fixed so a worker outlives a Redis restart (config/broker.py).
-CELERY_BROKER_TRANSPORT = "config.broker:Transport" if CELERY_BROKER_URL.startswith("redis://") else None
+# kombu's Redis transport, fixed so a worker outlives a Redis restart (config/patches/broker.py).
+CELERY_BROKER_TRANSPORT = "config.patches.broker:Transport" if CELERY_BROKER_URL.startswith("redis://") else None
 CELERY_TIMEZONE = "UTC"
 # Embedded default: run a worker thread inside the server process (config.embedded).
 CELERY_EMBEDDED_WORKER = env.bool("CELERY_EMBEDDED_WORKER", default=CELERY_BROKER_URL.startswith("memory://"))

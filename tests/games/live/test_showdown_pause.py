@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from config.celery_app import app
 from games import timers
 from games.models import Hand
 from games.services.hands import hand_start_if_ready
@@ -45,7 +46,7 @@ def start_timers(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
             fired.append(timer)
             timer.start()
 
-    monkeypatch.setattr(timers.app, "send_task", send_task)
+    monkeypatch.setattr(app, "send_task", send_task)
     yield fired
     for timer in fired:
         timer.cancel()

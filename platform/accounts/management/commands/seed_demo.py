@@ -8,6 +8,7 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from accounts.demo import demo_fund_players
 from accounts.models import User
 from accounts.roles import roles_sync
 
@@ -35,8 +36,6 @@ class Command(BaseCommand):
         auditors: Group = roles_sync()
         auditor.groups.add(auditors)
         players = [_user(name, shown) for name, shown in PLAYERS]
-        from accounts.demo import demo_fund_players
-
         demo_fund_players(players)
         names = ", ".join(p.username for p in players)
         self.stdout.write(f"Demo logins (password {DEMO_PASSWORD}): admin (staff), auditor, players {names}")

@@ -4,11 +4,9 @@
 asyncio ``PubSub.get_message``, polled every 0.1 s: a retry wrapper, a timeout context, health
 checks and an observability hook around each read. A server reads one message per change at
 every table it holds a connection at, so that reading would be a tenth of its CPU, and it polls
-while idle (bench/channel_layer.py: 3.5 ms of CPU a second against 0.1). Here each server
-process reads its
-subscriptions from one plain asyncio stream to Redis: the replies parsed by hiredis (redis-py's
-own C parser), each message handed to the local channels as the layer does, and nothing read
-while nothing arrives.
+while idle. Here each server process reads its subscriptions from one plain asyncio stream to
+Redis: the replies parsed by hiredis (redis-py's own C parser), each message handed to the local
+channels as the layer does, and nothing read while nothing arrives.
 
 Everything else is the layer's own: publishing, groups, channels, serialisation. A connection
 Redis drops (a restart) is made again, with every channel and group subscribed again, after a
@@ -18,6 +16,17 @@ resync on reconnect, docs/ARCHITECTURE.md "When a process dies").
 
 Only a plain ``redis://`` address is read this way (password and user included); anything
 else (TLS, a Unix socket, Sentinel) keeps the layer's own reader.
+
+Benchmark ``bench/channel_layer.py`` (two channels in one group, 3 KB messages): idle, 0.1 ms of
+CPU a second against the layer's own 3.5; a message every 10 ms, 468 µs a message against 572;
+back to back, 72 µs against 109.
+
+Written against channels-redis's private parts: ``pubsub.RedisSingleShardConnection`` (its
+``_lock``, ``_subscribed_to``, ``_receive_task``, ``_receive_message``),
+``pubsub.RedisPubSubLoopLayer._shards``, ``RedisPubSubChannelLayer._get_layer`` / ``_layers`` /
+``_args`` / ``_kwargs`` and ``utils._wrap_close``; and, for the broadcasts a thread publishes
+itself (games/groups.py, :func:`pubsub_publish_target`), the names ``group_send`` publishes a
+group's messages under.
 """
 
 from __future__ import annotations
@@ -30,7 +39,10 @@ from urllib.parse import unquote, urlparse
 
 import hiredis
 from channels_redis import pubsub  # type: ignore[import-untyped]
-from channels_redis.utils import _wrap_close  # type: ignore[import-untyped]
+from channels_redis.utils import _wrap_close, decode_hosts  # type: ignore[import-untyped]
+
+#: The versions this module was written and measured against (a test compares the installed ones).
+WRITTEN_FOR = {"channels-redis": "4.3.0", "hiredis": "3.5.0"}
 
 log = logging.getLogger(__name__)
 
@@ -178,3 +190,17 @@ class RedisPubSubChannelLayer(pubsub.RedisPubSubChannelLayer):  # type: ignore[m
 def _plain_redis(host: dict[str, Any]) -> bool:
     address = host.get("address")
     return isinstance(address, str) and urlparse(address).scheme == "redis"
+
+
+def pubsub_publish_target(layer: Any) -> tuple[str, str] | None:
+    """For channels_redis's pub/sub layer on one Redis given by its address alone: that address
+    and the prefix of its groups' channels (a group's messages are published on the prefix plus
+    the group's name, as ``RedisPubSubLoopLayer.group_send`` publishes them, serialised by the
+    layer's ``serialize``). None for any other layer or configuration."""
+    if not isinstance(layer, pubsub.RedisPubSubChannelLayer):
+        return None
+    args, kwargs = getattr(layer, "_args", ()), getattr(layer, "_kwargs", {})
+    hosts = decode_hosts(kwargs.get("hosts", args[0] if args else None))
+    if len(hosts) != 1 or "address" not in hosts[0] or not set(hosts[0]) <= {"address", "parser_class", "driver_info"}:
+        return None
+    return hosts[0]["address"], f"{kwargs.get('prefix', 'asgi')}__group__"
