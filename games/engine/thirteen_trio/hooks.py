@@ -1,4 +1,4 @@
-"""What the platform asks ``thirteen_trio`` about (games/engine/protocol.py): its names, how a
+"""Where ``thirteen_trio`` differs from the contract's defaults (games/engine/protocol.py): how a
 stake level becomes rules, the set minimums, the leaver rules that make presence matter, the
 set a player is bound to, and how its hand records are shown (docs/RULES.md section 2).
 
@@ -19,22 +19,7 @@ from typing import Any
 from games.engine import defaults
 from games.engine.labels import gettext_noop
 from games.engine.protocol import StakeTerms
-from games.engine.thirteen_trio.rules import GAME, HAND_SIZE, PLAYERS, check_start
-
-name = GAME
-label = gettext_noop("Three-player thirteen (三人十三支)")
-modes: Mapping[str, str] = {"": gettext_noop("standard")}
-page = "thirteen"
-glyph = "17"
-blurb = gettext_noop("Exactly 3 players, 17 cards each: play your best 13. Only scoops pay.")
-stake_word = "base"
-presence_matters = True
-void_on_outage = True
-
-hidden_cards = HAND_SIZE
-text_fields: tuple[str, ...] = ("jackpot", "head", "base", "commission_percent")
-table_lines = defaults.no_lines
-hand_label = defaults.no_hand_label
+from games.engine.thirteen_trio.rules import PLAYERS, check_start
 
 
 def stake_rules(terms: StakeTerms) -> dict[str, Any]:
