@@ -1,6 +1,7 @@
 """三公 ``samgong`` as a plug-in (games/engine/protocol.py): what it states beyond the defaults —
 five modes, their phases, and the house table's lines in the text export.
 
+>>> from games.engine.samgong.rules import MODES
 >>> plugin = SamGong()
 >>> plugin.name, list(plugin.modes) == list(MODES), plugin.player_limits({"mode": "house"}, 6)
 ('samgong', True, (1, 6))
@@ -14,7 +15,6 @@ from games.engine.labels import gettext_noop
 from games.engine.protocol import GameEngine
 from games.engine.samgong import bot, hooks, machine, moves, record, replay, requests, sheet, table
 from games.engine.samgong import view as seen
-from games.engine.samgong.rules import MODES
 
 
 class SamGong(GameEngine):
