@@ -141,6 +141,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     }
 
 
-def bot_move(view_: dict[str, Any], rng: Any) -> dict[str, Any] | None:
+def bot_move(view: dict[str, Any], rng: Any) -> dict[str, Any] | None:
     """Show the card when it may (there is nothing else to decide)."""
-    return dict(view_["legal_actions"][0]) if view_.get("legal_actions") else None
+    return dict(view["legal_actions"][0]) if view.get("legal_actions") else None
