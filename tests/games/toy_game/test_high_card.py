@@ -24,9 +24,9 @@ from games.services.hands import hand_start_if_ready
 from history.models import HandRecord
 from tables import ui_strings
 from tables.models import StakeLevel, Table
+from tests.factories import funded_user
 from tests.games.engine import test_contract as contract
 from tests.games.live.helpers import WsPlayer, cards_in, db, gather, play_until_settled
-from tests.factories import funded_user
 from tests.games.toy_game import plugin
 from wallet import selectors
 
