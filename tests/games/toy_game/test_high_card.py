@@ -5,6 +5,8 @@ that verifies."""
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import io
 import json
 from collections.abc import Iterator
@@ -49,6 +51,12 @@ def _level() -> StakeLevel:
 
 def test_the_toy_game_is_in_no_product_page_until_a_test_registers_it() -> None:
     assert plugin.name not in registry.game_codes() and plugin.name not in registry.GAMES
+
+
+@pytest.mark.parametrize("module", ["machine", "plugin"])
+def test_the_worked_examples_of_the_toy_game_hold(module: str) -> None:
+    failures, tried = doctest.testmod(importlib.import_module(f"tests.games.toy_game.{module}"))
+    assert tried > 0 and failures == 0
 
 
 def test_the_contract_holds_the_toy_game(toy: Any) -> None:
