@@ -1,7 +1,7 @@
 """The door from live play to a table's game: a stake level's rule overrides, player counts,
 who may be dealt in, the house's lines, presence, carry-overs, sets and outage voids.
 
-Each question is answered by the game's engine package (games/engine/protocol.py, found
+Each question is answered by the game's plug-in (games/engine/protocol.py ``GameEngine``, found
 through :mod:`games.engine.registry`); this module only turns a :class:`StakeLevel` into the
 plain terms the engine reads. The live-play services call these functions and never compare
 a game's name themselves.

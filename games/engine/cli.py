@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, BinaryIO, TextIO
 
 from games.engine.errors import EngineError
-from games.engine.registry import GAMES, engine_for
+from games.engine.registry import engine_for, game_codes
 
 # command -> name of the function every game that supports it exposes in its package.
 COMMANDS: dict[str, str] = {"score": "score_request", "arrange": "arrange_request"}
@@ -121,11 +121,11 @@ def parse_line(raw: bytes, *, first: bool = False) -> dict[str, Any]:
 def dispatch(command: str, request: dict[str, Any]) -> dict[str, Any]:
     """Run ``command`` on one request object through the game it names."""
     if "game" not in request:
-        raise EngineError(f'missing "game": expected one of {", ".join(GAMES)}')
+        raise EngineError(f'missing "game": expected one of {", ".join(game_codes())}')
     engine = engine_for(request["game"])
     function = getattr(engine, COMMANDS[command], None)
     if function is None:
-        able = [g for g in GAMES if _supports(g, command)]
+        able = [g for g in game_codes() if _supports(g, command)]
         raise EngineError(f"game {request['game']!r} has no {command}: expected one of {', '.join(able)}")
     response = function(request)
     if not isinstance(response, dict):

@@ -41,8 +41,6 @@ CATEGORY_LABELS: tuple[str, ...] = (
     gettext_noop("Straight flush"),
 )
 FOULED = gettext_noop("fouled")
-#: ``move_terms`` of a game whose moves carry no codes to name.
-NO_TERMS: Mapping[str, str] = {}
 
 
 class Shown(TypedDict):

@@ -11,13 +11,15 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.registry import games
 
 
-def _game_choices() -> list[tuple[str, Any]]:
-    """Every registered game with its label, translated when shown."""
+def game_choices() -> list[tuple[str, Any]]:
+    """Every registered game with its label, translated when shown. A callable, so the choices
+    follow the registry (games/engine/registry.py) and a new game needs no migration."""
     return [(engine.name, _(engine.label)) for engine in games()]
 
 
-def _mode_choices() -> list[tuple[str, Any]]:
-    """Every game's modes (``""`` for a game without modes), each code once, in game order."""
+def mode_choices() -> list[tuple[str, Any]]:
+    """Every game's modes (``""`` for a game without modes), each code once, in game order; a
+    callable like :func:`game_choices`."""
     labels: dict[str, str] = {}
     for engine in games():
         for code, label in engine.modes.items():
@@ -25,10 +27,8 @@ def _mode_choices() -> list[tuple[str, Any]]:
     return [(code, _(label)) for code, label in labels.items()]
 
 
-GAME_CHOICES = _game_choices()
 #: Every table's ``wallet_ref`` is this prefix and its id.
 WALLET_REF_PREFIX = "table:"
-MODE_CHOICES = _mode_choices()
 
 
 class StakeLevel(models.Model):
@@ -37,8 +37,8 @@ class StakeLevel(models.Model):
     ``unit`` is the coin value of one unit (十三张), one 墩 (the trio's base) or the base stake A
     (三公), in minor units. ``rules`` holds extra engine rule overrides (timers, multipliers)."""
 
-    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
-    mode = models.CharField(_("mode"), max_length=20, choices=MODE_CHOICES, blank=True, default="")
+    game = models.CharField(_("game"), max_length=20, choices=game_choices)
+    mode = models.CharField(_("mode"), max_length=20, choices=mode_choices, blank=True, default="")
     name = models.CharField(_("name"), max_length=60)
     unit = models.PositiveBigIntegerField(_("unit / base (minor units)"))
     commission_percent = models.PositiveSmallIntegerField(_("commission %"))

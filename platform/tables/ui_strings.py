@@ -1,7 +1,8 @@
 """Every string the lobby and table scripts show, translated for the page's language.
 
 The pages pass them to the browser as one JSON script tag (``json_script``); ``{name}`` marks a
-value the script fills in. Game terms are the players' own words (docs/RULES.md).
+value the script fills in. Game terms are the players' own words (docs/RULES.md). What names a
+game — its label, modes, blurb and phases — comes from the game's plug-in (:func:`game_strings`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.registry import games
-from tables.models import GAME_CHOICES, MODE_CHOICES
+from tables.models import game_choices, mode_choices
 
 COMMON: dict[str, Promise] = {
     "conn_connecting": _("Connecting…"),
@@ -18,10 +19,6 @@ COMMON: dict[str, Promise] = {
     "conn_reconnecting": _("Reconnecting…"),
     "conn_retry": _("Connection lost — retrying in {s} s"),
     "conn_refused": _("Not connected: see the message. Reload the page to try again."),
-    # every registered game and mode by its label (``game_<code>``, ``mode_<code>``)
-    **{f"game_{code}": label for code, label in GAME_CHOICES},
-    **{f"mode_{code}": label for code, label in MODE_CHOICES if code},
-    **{f"blurb_{engine.name}": _(engine.blurb) for engine in games()},
     "unit": _("Unit {x}"),
     "base": _("Base {x}"),
     "commission": _("Commission {p}%"),
@@ -42,15 +39,10 @@ COMMON: dict[str, Promise] = {
 TABLE: dict[str, Promise] = {
     "buy_in_short": _("Your wallet holds {x}, less than this table's minimum buy-in of {y}."),
     "more_coins": _("How to get more coins"),
-    # phases and table state
-    "phase_arrange": _("Arrange your rows"),
+    # the platform's own phases (each game's: game_strings) and table state
     "phase_settled": _("Showdown"),
     "phase_void": _("Game voided: stakes returned"),
     "hand_voided": _("Hand voided: every stake returned"),
-    "phase_bid": _("Bid for the bank"),
-    "phase_offer": _("The bank is offered"),
-    "phase_bet": _("Place your bets"),
-    "phase_reveal": _("Reveal your cards"),
     "waiting_players": _("Waiting for players…"),
     "next_hand": _("Next hand soon…"),
     "hand_no": _("Hand #{n}"),
@@ -230,6 +222,17 @@ TABLE: dict[str, Promise] = {
     "side_pair": _("Pair"),
     "bets_total": _("Total {x} of {max}"),
 }
+
+
+def game_strings() -> dict[str, Promise]:
+    """Every registered game by its label (``game_<code>``), blurb (``blurb_<code>``), modes
+    (``mode_<code>``) and phases (``phase_<code>``), from the games' plug-ins."""
+    return {
+        **{f"game_{code}": label for code, label in game_choices()},
+        **{f"mode_{code}": label for code, label in mode_choices() if code},
+        **{f"blurb_{engine.name}": _(engine.blurb) for engine in games()},
+        **{f"phase_{code}": _(label) for engine in games() for code, label in engine.phases.items()},
+    }
 
 
 def strings(*groups: dict[str, Promise]) -> dict[str, str]:

@@ -19,7 +19,7 @@ from django.views.generic import TemplateView
 
 from accounts.requests import AuthenticatedHttpRequest
 from games.adapters import player_limits
-from games.engine.registry import GAMES, engine_for
+from games.engine.registry import engine_for, game_codes
 from tables import ui_rules, ui_showdown, ui_strings
 from tables.models import Seat, StakeLevel, Table
 from tables.rules_panel import rules_panel
@@ -57,18 +57,18 @@ class LobbyView(TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        game = self.request.GET.get("game", "")
+        game, codes = self.request.GET.get("game", ""), game_codes()
         context["lobby"] = {
-            "games": list(GAMES),
-            "glyphs": {game: engine_for(game).glyph for game in GAMES},
-            "game": game if game in GAMES else "",
+            "games": list(codes),
+            "glyphs": {code: engine_for(code).glyph for code in codes},
+            "game": game if game in codes else "",
             "levels": [_level_row(level) for level in stake_level_list()],
             "tables": [table_summary(t) for t in table_list_open()],
             "ws": "/ws/lobby/",
             "table_url": reverse("table", args=[0]),
             "wallet": _wallet_balance(self.request),
         }
-        context["strings"] = ui_strings.strings(ui_strings.COMMON, ui_rules.LOBBY_PLAYERS)
+        context["strings"] = ui_strings.strings(ui_strings.COMMON, ui_strings.game_strings(), ui_rules.LOBBY_PLAYERS)
         return context
 
 
@@ -110,7 +110,7 @@ class TableView(TemplateView):
             "away_minutes": max(1, settings.GAMES_AWAY_STAND_UP_AFTER // 60),  # an away seat stands up
         }
         context["strings"] = ui_strings.strings(
-            ui_strings.COMMON, ui_strings.TABLE, ui_showdown.SHOWDOWN, ui_rules.RULES
+            ui_strings.COMMON, ui_strings.game_strings(), ui_strings.TABLE, ui_showdown.SHOWDOWN, ui_rules.RULES
         )
         return context
 

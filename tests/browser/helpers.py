@@ -17,7 +17,7 @@ SIZES = {"front": 3, "middle": 5, "back": 5}
 def text(key: str, lang: str, **params: Any) -> str:
     """A page string as the browser shows it (ui_strings with {name} filled in)."""
     with translation.override(lang):
-        value = str({**ui_strings.COMMON, **ui_strings.TABLE, **ui_showdown.SHOWDOWN}[key])
+        value = str({**ui_strings.COMMON, **ui_strings.game_strings(), **ui_strings.TABLE, **ui_showdown.SHOWDOWN}[key])
     for name, param in params.items():
         value = value.replace("{" + name + "}", str(param))
     return value

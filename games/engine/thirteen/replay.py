@@ -24,7 +24,6 @@ from games.engine.cards import parse_cards
 from games.engine.labels import gettext_noop
 from games.engine.showdown import (
     FOULED,
-    NO_TERMS,
     ROW_TITLES,
     ROWS,
     Comparison,
@@ -35,7 +34,6 @@ from games.engine.showdown import (
     seat_rows,
 )
 
-move_terms: Mapping[str, str] = NO_TERMS  # its moves carry no codes to name
 #: Each natural (games.engine.thirteen.naturals.NATURALS), as the table pages name it.
 NATURAL_LABELS: dict[str, str] = {
     "thirteen_suited": gettext_noop("Thirteen of one suit"),

@@ -1,4 +1,4 @@
-"""What the platform asks ``thirteen_trio`` about (games/engine/protocol.py): its names, how a
+"""Where ``thirteen_trio`` differs from the contract's defaults (games/engine/protocol.py): how a
 stake level becomes rules, the set minimums, the leaver rules that make presence matter, the
 set a player is bound to, and how its hand records are shown (docs/RULES.md section 2).
 
@@ -7,12 +7,12 @@ set a player is bound to, and how its hand records are shown (docs/RULES.md sect
 {'base': 10000, 'commission_percent': 5}
 >>> house_lines({"commission": 50, "house": 10_050})
 {'commission': 50, 'penalty': 10000}
->>> set_running({"engine": {"next_game": 3}, "players": [7, 8, 9]}, 8)
-True
 >>> away_outcome({"engine": {"next_game": 3}, "players": [7, 8, 9]}, 8)
 'stay'
 >>> away_outcome({"engine": {"next_game": 1}, "players": [7, 8, 9]}, 8)
 'stand_up'
+>>> set_running({"engine": {"next_game": 3}, "players": [7, 8, 9]}, 8)
+True
 """
 
 from __future__ import annotations
@@ -24,22 +24,7 @@ from games.engine import defaults
 from games.engine.labels import gettext_noop
 from games.engine.protocol import StakeTerms
 from games.engine.thirteen_trio.money import commission
-from games.engine.thirteen_trio.rules import GAME, HAND_SIZE, PLAYERS, check_start
-
-name = GAME
-label = gettext_noop("Three-player thirteen (三人十三支)")
-modes: Mapping[str, str] = {"": gettext_noop("standard")}
-page = "thirteen"
-glyph = "17"
-blurb = gettext_noop("Exactly 3 players, 17 cards each: play your best 13. Only scoops pay.")
-stake_word = "base"
-presence_matters = True
-void_on_outage = True
-
-hidden_cards = HAND_SIZE
-text_fields: tuple[str, ...] = ("jackpot", "head", "base", "commission_percent")
-table_lines = defaults.no_lines
-hand_label = defaults.no_hand_label
+from games.engine.thirteen_trio.rules import PLAYERS, check_start
 
 
 def stake_rules(terms: StakeTerms) -> dict[str, Any]:

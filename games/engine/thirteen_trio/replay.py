@@ -15,7 +15,6 @@ from games.engine.cards import parse_cards
 from games.engine.labels import gettext_noop
 from games.engine.showdown import (
     FOULED,
-    NO_TERMS,
     ROW_TITLES,
     ROWS,
     Comparison,
@@ -26,7 +25,6 @@ from games.engine.showdown import (
 )
 from games.engine.thirteen_trio.scoring import row_keys
 
-move_terms: Mapping[str, str] = NO_TERMS  # its moves carry no codes to name
 SPECIAL_TEXTS: dict[str, str] = {
     "front_trips": gettext_noop("{winner}: trips in the front (衝三)"),
     "quads": gettext_noop("{winner}: quads (鐵支)"),

@@ -1,10 +1,13 @@
 """``{% load tables_tags %}``: ``{{ level|level_title }}``, ``{{ table|table_title }}`` and
-``{{ stake_level_id|stake_level_title }}`` in the page's language (tables/titles.py)."""
+``{{ stake_level_id|stake_level_title }}`` in the page's language (tables/titles.py), and
+``{% game_tiles as tiles %}``, the home page's games."""
 
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import gettext
 
+from games.engine.registry import games
 from tables import titles
 from tables.models import StakeLevel, Table
 
@@ -31,3 +34,11 @@ def stake_level_title(level_id: int | None) -> str:
 @register.filter
 def table_number(table_id: int | None) -> str:
     return "" if table_id is None else titles.table_number(table_id)
+
+
+@register.simple_tag
+def game_tiles() -> list[dict[str, str]]:
+    """The home page's tile of every registered game (games/engine/registry.py): its code, mark,
+    name and blurb, in the page's language."""
+    return [{"code": engine.name, "glyph": engine.glyph, "label": gettext(engine.label), "blurb": gettext(engine.blurb)}
+            for engine in games()]

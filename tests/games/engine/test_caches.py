@@ -107,7 +107,7 @@ def test_the_natural_a_seat_is_offered_is_its_best_natural_on_every_call() -> No
             hands[0] = [4 * r + 1 for r in range(13)]  # a dragon
         state = {"phase": "arrange", "seats": [{"cards": h, "submission": None} for h in hands]}
         for _ in range(2):
-            offered = [thirteen.legal_actions(state, seat)[1]["natural"] for seat in range(4)]
+            offered = [thirteen.plugin.legal_actions(state, seat)[1]["natural"] for seat in range(4)]
             assert offered == [best_natural(h) for h in hands]
         naturals += sum(n is not None for n in offered)
     assert naturals > 0

@@ -239,7 +239,7 @@ def dealt_by_engine(example: dict[str, str]) -> list[list[str]]:
         assert cards_str([jackpot]) == [example["jackpot"]] and first == int(example["first"])
         return [cards_str(h) for h in hands]
     seats = [{"player": f"p{i}", "stack": 100_000} for i in range(int(example["players"]))]
-    state = engine("samgong").new_hand(
+    state = engine("samgong").plugin.new_hand(
         rules={"mode": example["mode"]}, seats=seats, carry=None, server_seed=seed, client_seeds=client, now=0.0
     )
     return [cards_str(cards) for cards in state["cards"]]

@@ -11,7 +11,7 @@ SEEDS = [f"{i:02x}" * 32 for i in range(12)]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize(("engine", "players", "rules"), [(thirteen, 4, {"unit": 100}), (thirteen_trio, 3, {"base": 100})])
+@pytest.mark.parametrize(("engine", "players", "rules"), [(thirteen.plugin, 4, {"unit": 100}), (thirteen_trio.plugin, 3, {"base": 100})])
 def test_suggestions_are_distinct_legal_moves(engine, players, rules, seed):
     state = engine.new_hand(
         rules=rules, seats=[{"player": str(i), "stack": 10**7} for i in range(players)], carry=None,

@@ -26,15 +26,15 @@ Seed = Callable[[], str]
 
 
 def _samgong() -> Any:
-    import games.engine.samgong as engine
+    import games.engine.samgong as package
 
-    return engine
+    return package.plugin
 
 
 def _thirteen() -> Any:
-    import games.engine.thirteen as engine
+    import games.engine.thirteen as package
 
-    return engine
+    return package.plugin
 
 
 def _trio() -> Any:

@@ -31,9 +31,9 @@ def _as_strings(state: dict) -> dict:
 def _hand(players: list, submitted: bool) -> Hand:
     table = table_at("thirteen")
     seats = [{"player": str(p.pk), "stack": 10_000} for p in players]
-    state = thirteen.new_hand(rules={}, seats=seats, carry=None, server_seed="ab" * 32, now=time.time())
+    state = thirteen.plugin.new_hand(rules={}, seats=seats, carry=None, server_seed="ab" * 32, now=time.time())
     if submitted:
-        state, _ = thirteen.apply(state, 0, thirteen.auto_action(state, 0), now=time.time())
+        state, _ = thirteen.plugin.apply(state, 0, thirteen.plugin.auto_action(state, 0), now=time.time())
     hand = Hand.objects.create(
         table=table, number=1, game="thirteen", state=_as_strings(state), phase_seq=state["phase_seq"],
         players=[{"user": p.pk, "seat": i, "name": p.username} for i, p in enumerate(players)],
@@ -56,8 +56,8 @@ def test_it_turns_string_cards_into_ints_and_the_hand_plays_on() -> None:
     seats = hand.state["seats"]
     assert [[card_str(c) for c in s["cards"]] for s in seats] == before
     assert all(isinstance(c, int) for row in ("front", "middle", "back") for c in seats[0]["submission"][row])
-    state, _ = thirteen.apply(hand.state, 1, thirteen.auto_action(hand.state, 1), now=time.time())
-    assert thirteen.result(state) is not None
+    state, _ = thirteen.plugin.apply(hand.state, 1, thirteen.plugin.auto_action(hand.state, 1), now=time.time())
+    assert thirteen.plugin.result(state) is not None
     frame = frame_for(hand.table_id, players[0].pk)
     assert frame["hand"]["view"]["seats"][0]["cards"] == before[0]
 

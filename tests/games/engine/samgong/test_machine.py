@@ -27,19 +27,19 @@ def start(
     if top is not None:
         assert monkeypatch is not None
         monkeypatch.setattr("games.engine.samgong.machine.shuffle", lambda *_a: stacked_deck(top))
-    return sg.new_hand(
+    return sg.plugin.new_hand(
         rules={"mode": mode, "base": 10, **rules}, seats=seats(*stacks), carry=carry, server_seed=SEED, now=T0
     )
 
 
 def play(state: dict, *moves: tuple[int, dict]) -> dict:
     for seat, action in moves:
-        state, _ = sg.apply(state, seat, action, now=T0 + 1)
+        state, _ = sg.plugin.apply(state, seat, action, now=T0 + 1)
     return state
 
 
 def timeout(state: dict) -> tuple[dict, list[dict]]:
-    return sg.on_deadline(state, now=sg.deadline(state) + 0.5)
+    return sg.plugin.on_deadline(state, now=sg.plugin.deadline(state) + 0.5)
 
 
 def bet(x: int) -> dict:
@@ -55,25 +55,25 @@ REVEAL = {"type": "reveal"}
 def test_all_compare_bets_then_deals_counter_clockwise_from_seat_0(monkeypatch: pytest.MonkeyPatch) -> None:
     s = start("all_compare", [5000] * 3, "Ks 9s 2c Qs Kd 3c Jh Qc 5c", monkeypatch=monkeypatch)
     assert s["phase"] == "bet" and s["cards"] == [[], [], []]
-    assert sg.legal_actions(s, 1) == [bet(x) for x in (1, 2, 3, 4, 5)]
+    assert sg.plugin.legal_actions(s, 1) == [bet(x) for x in (1, 2, 3, 4, 5)]
     s = play(s, (0, bet(2)), (1, bet(1)), (2, bet(3)))
     assert s["phase"] == "reveal"
     assert s["cards"] == [hand("Ks Qs Jh"), hand("2c 3c 5c"), hand("9s Kd Qc")]
     s = play(s, (0, REVEAL), (1, REVEAL), (2, REVEAL))
-    r = sg.result(s)
+    r = sg.plugin.result(s)
     assert s["phase"] == "settled" and r["winner"] == 0
     assert r["gross"] == [240, -60, -180] and r["commission"] == 12 and r["coins"] == [228, -60, -180]
     assert sum(r["coins"]) + r["house"] == 0
 
 
 def test_result_is_none_before_settlement() -> None:
-    assert sg.result(start("all_compare", [5000, 5000])) is None
+    assert sg.plugin.result(start("all_compare", [5000, 5000])) is None
 
 
 def test_timeouts_auto_bet_one_and_auto_reveal() -> None:
     s = start("all_compare", [5000] * 3)
-    assert sg.deadline(s) == T0 + 10
-    early, events = sg.on_deadline(s, now=T0 + 5)
+    assert sg.plugin.deadline(s) == T0 + 10
+    early, events = sg.plugin.on_deadline(s, now=T0 + 5)
     assert events == [] and early == s
     s = play(s, (1, bet(4)))
     s, events = timeout(s)
@@ -82,15 +82,15 @@ def test_timeouts_auto_bet_one_and_auto_reveal() -> None:
     assert s["bets"] == [1, 4, 1] and s["phase"] == "reveal"
     s, events = timeout(s)
     assert [e["seat"] for e in events if e.get("auto") and e["type"] == "reveal"] == [0, 1, 2]
-    assert s["phase"] == "settled" and sg.deadline(s) is None
-    assert sg.on_deadline(s, now=T0 + 999)[1] == []
+    assert s["phase"] == "settled" and sg.plugin.deadline(s) is None
+    assert sg.plugin.on_deadline(s, now=T0 + 999)[1] == []
 
 
 def test_timers_are_configurable() -> None:
     s = start("all_compare", [5000, 5000], timers={"bet": 3, "reveal": 7})
-    assert sg.deadline(s) == T0 + 3
+    assert sg.plugin.deadline(s) == T0 + 3
     s, _ = timeout(s)
-    assert sg.deadline(s) == T0 + 3 + 0.5 + 7
+    assert sg.plugin.deadline(s) == T0 + 3 + 0.5 + 7
 
 
 def test_illegal_moves_leave_the_state_untouched() -> None:
@@ -103,18 +103,18 @@ def test_illegal_moves_leave_the_state_untouched() -> None:
         (0, {"multiplier": 1}, "type"),
     ]:
         with pytest.raises(IllegalAction, match=message):
-            sg.apply(s, seat, action, now=T0)
+            sg.plugin.apply(s, seat, action, now=T0)
     s2 = play(s, (0, bet(1)))
     with pytest.raises(IllegalAction, match="nothing to do"):
-        sg.apply(s2, 0, bet(2), now=T0)
-    assert s == before and sg.legal_actions(s2, 0) == []
+        sg.plugin.apply(s2, 0, bet(2), now=T0)
+    assert s == before and sg.plugin.legal_actions(s2, 0) == []
 
 
 def test_room_bet_multipliers_and_auto_bet_smallest_when_one_is_not_allowed() -> None:
     s = start("all_compare", [5000, 5000], bet_multipliers=[2, 4])
-    assert sg.auto_action(s, 0) == bet(2)
+    assert sg.plugin.auto_action(s, 0) == bet(2)
     with pytest.raises(IllegalAction, match="choose one of 2, 4"):
-        sg.apply(s, 0, bet(1), now=T0)
+        sg.plugin.apply(s, 0, bet(1), now=T0)
 
 
 # --- banker_bid 搶莊 ------------------------------------------------------------------
@@ -124,7 +124,7 @@ def test_banker_bid_two_face_up_cards_are_public(monkeypatch: pytest.MonkeyPatch
     s = start("banker_bid", [5000] * 4, "As 2s 3s 4s 5s 6s 7s 8s 9s", monkeypatch=monkeypatch)
     assert s["phase"] == "bid" and s["public"] == [2] * 4
     assert s["cards"] == [hand("As 5s"), hand("4s 8s"), hand("3s 7s"), hand("2s 6s")]
-    spectator = sg.view(s, None)
+    spectator = sg.plugin.view(s, None)
     assert [p["cards"] for p in spectator["seats"]][1] == ["4s", "8s"]
 
 
@@ -132,7 +132,7 @@ def test_richest_bidder_becomes_banker() -> None:
     s = start("banker_bid", [1000, 3000, 2000, 3000])
     s = play(s, (0, {"type": "bid"}), (1, {"type": "pass"}), (2, {"type": "bid"}), (3, {"type": "pass"}))
     assert (s["banker"], s["banker_how"], s["phase"]) == (2, "bid", "bet")
-    assert sg.legal_actions(s, 2) == [] and sg.legal_actions(s, 0)
+    assert sg.plugin.legal_actions(s, 2) == [] and sg.plugin.legal_actions(s, 0)
 
 
 def test_seed_example_three_of_four_bid_the_richest_of_the_three_banks() -> None:
@@ -144,7 +144,7 @@ def test_seed_example_three_of_four_bid_the_richest_of_the_three_banks() -> None
 def test_apply_never_mutates_its_input() -> None:
     s = start("banker_bid", [9000, 3000, 2000, 4000])
     before = copy.deepcopy(s)
-    after, events = sg.apply(s, 1, {"type": "bid"}, now=T0)
+    after, events = sg.plugin.apply(s, 1, {"type": "bid"}, now=T0)
     assert s == before and after != before and events[0] == {"type": "bid_placed", "seat": 1, "auto": False}
     timed, _ = timeout(s)
     assert s == before and timed["phase"] == "bet"
@@ -170,8 +170,8 @@ def test_lottery_picks_each_seat_for_some_seed() -> None:
 
 def test_bids_stay_secret_until_the_bidding_ends() -> None:
     s = play(start("banker_bid", [5000] * 4), (1, {"type": "bid"}))
-    assert sg.view(s, 2)["seats"][1]["bid"] is None and sg.view(s, 2)["seats"][1]["acted"]
-    assert sg.view(s, 1)["seats"][1]["bid"] is True
+    assert sg.plugin.view(s, 2)["seats"][1]["bid"] is None and sg.plugin.view(s, 2)["seats"][1]["acted"]
+    assert sg.plugin.view(s, 1)["seats"][1]["bid"] is True
 
 
 def bid_hand(
@@ -200,7 +200,7 @@ def run_bid_hand(monkeypatch: pytest.MonkeyPatch, top: str, **kw: Any) -> dict:
 
 def test_bank_is_kept_while_the_banker_avoids_zero(monkeypatch: pytest.MonkeyPatch) -> None:
     s = run_bid_hand(monkeypatch, "Ks 2c 3c 4c Qs 5c 6c 7c 5h 9h Th Jh")  # banker K Q 5 = 5
-    carry = sg.carry_over(s)
+    carry = sg.plugin.carry_over(s)
     assert carry["keep_bank"] and carry["banker_player"] == "p0"
     nxt = bid_hand(monkeypatch, "2d 3d 4d 5d 6d 7d 8d 9d", carry=carry)
     assert nxt["phase"] == "bet" and nxt["banker"] == 0 and nxt["banker_how"] == "kept"
@@ -215,15 +215,15 @@ def test_kept_bank_follows_the_player_to_a_new_seat_index(monkeypatch: pytest.Mo
 
 def test_zero_point_banker_hand_reopens_bidding(monkeypatch: pytest.MonkeyPatch) -> None:
     s = run_bid_hand(monkeypatch, "Ks 2c 3c 4c Qs 5c 6c 7c Td 9h Th Jh")  # banker K Q 10 = 0
-    assert sg.result(s)["hands"][0] == "point_0"
-    carry = sg.carry_over(s)
+    assert sg.plugin.result(s)["hands"][0] == "point_0"
+    carry = sg.plugin.carry_over(s)
     assert not carry["keep_bank"]
     assert start("banker_bid", [5000] * 4, carry=carry)["phase"] == "bid"
 
 
 def test_sangong_banker_keeps_the_bank_though_its_digits_sum_to_zero(monkeypatch: pytest.MonkeyPatch) -> None:
     s = run_bid_hand(monkeypatch, "Ks 2c 3c 4c Qs 5c 6c 7c Jd 9h Th Jh")
-    assert sg.result(s)["hands"][0] == "sangong" and sg.carry_over(s)["keep_bank"]
+    assert sg.plugin.result(s)["hands"][0] == "sangong" and sg.plugin.carry_over(s)["keep_bank"]
 
 
 def test_bank_reopens_when_the_banker_leaves(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -234,8 +234,8 @@ def test_bank_reopens_when_the_banker_leaves(monkeypatch: pytest.MonkeyPatch) ->
 def test_bank_reopens_when_the_banker_has_no_table_money_left(monkeypatch: pytest.MonkeyPatch) -> None:
     # banker K Q 5 (5 points) holds 10 and loses to everyone: it pays all it has
     s = run_bid_hand(monkeypatch, "Ks 9c 8c 7c Qs Kc Kd Kh 5h 9h 9d 9s", stacks=[10, 5000, 5000, 5000])
-    assert sg.result(s)["coins"][0] == -10
-    assert not sg.carry_over(s)["keep_bank"]
+    assert sg.plugin.result(s)["coins"][0] == -10
+    assert not sg.plugin.carry_over(s)["keep_bank"]
 
 
 def test_carry_from_another_mode_is_ignored() -> None:
@@ -250,7 +250,7 @@ def test_rotate_first_offer_is_a_seed_drawn_seat_then_counter_clockwise() -> Non
     s = start("banker_rotate", [5000] * 4)
     first = lottery(SEED, "offer", 4)[0]
     assert s["phase"] == "offer" and s["offer"] == first and s["cards"] == [[]] * 4
-    assert sg.legal_actions(s, first) == [{"type": "accept"}, {"type": "decline"}]
+    assert sg.plugin.legal_actions(s, first) == [{"type": "accept"}, {"type": "decline"}]
     s = play(s, (first, {"type": "decline"}))
     assert s["offer"] == (first - 1) % 4
     s = play(s, (s["offer"], {"type": "accept"}))
@@ -275,7 +275,7 @@ def test_rotate_deals_all_three_cards_after_bets_from_the_banker(monkeypatch: py
     s = play(s, (2, {"type": "accept"}), (0, bet(1)), (1, bet(1)), (3, bet(1)))
     assert s["cards"][2] == hand("Ks Qs Jd") and s["cards"][1] == hand("2c 5c 9h")
     s, _ = timeout(s)
-    carry = sg.carry_over(s)
+    carry = sg.plugin.carry_over(s)
     assert (carry["next_offer"], carry["next_offer_player"]) == (1, "p1")
 
 
@@ -290,27 +290,27 @@ def test_rotate_offer_falls_back_to_the_seat_after_a_departed_offer_player() -> 
 def test_pairwise_deals_at_once_and_settles_after_reveals() -> None:
     s = start("pairwise", [5000] * 3)
     assert s["phase"] == "reveal" and all(len(c) == 3 for c in s["cards"])
-    assert sg.legal_actions(s, 0) == [REVEAL]
+    assert sg.plugin.legal_actions(s, 0) == [REVEAL]
     s = play(s, (0, REVEAL), (1, REVEAL), (2, REVEAL))
-    r = sg.result(s)
+    r = sg.plugin.result(s)
     assert sum(r["coins"]) + r["house"] == 0 and r["winner"] is not None
 
 
 def test_house_bets_then_deals_player_and_banker_alternately(monkeypatch: pytest.MonkeyPatch) -> None:
     s = start("house", [1000, 1000], "As 4s 2s 9h 3s Qd", monkeypatch=monkeypatch)
-    assert s["phase"] == "bet" and sg.deadline(s) == T0 + 20
+    assert s["phase"] == "bet" and sg.plugin.deadline(s) == T0 + 20
     s = play(s, (0, {"type": "bet", "bets": {"player": 100, "side": 10}}))
     with pytest.raises(IllegalAction, match="even"):
-        sg.apply(s, 1, {"type": "bet", "bets": {"banker": 99}}, now=T0)
+        sg.plugin.apply(s, 1, {"type": "bet", "bets": {"banker": 99}}, now=T0)
     s, events = timeout(s)
     assert any(e["auto"] for e in events if e["type"] == "bet_placed")
-    r = sg.result(s)
+    r = sg.plugin.result(s)
     assert r["table_cards"] == {"player": ["As", "2s", "3s"], "banker": ["4s", "9h", "Qd"]}
     assert r["outcome"] == "player" and r["coins"] == [50 + 400, 0] and r["house"] == -450
 
 
 def test_house_bet_template_names_the_limits() -> None:
-    [template] = sg.legal_actions(start("house", [700]), 0)
+    [template] = sg.plugin.legal_actions(start("house", [700]), 0)
     assert template["max_total"] == 700 and set(template["bets"]) == {"player", "banker", "tie", "sangong", "side"}
 
 
@@ -333,13 +333,13 @@ def test_table_money_below_the_minimum_is_refused() -> None:
 def test_redeal_from_the_seed_gives_the_same_hands_and_state_is_json() -> None:
     a, b = start("pairwise", [5000] * 6), start("pairwise", [5000] * 6)
     assert a == b and json.loads(json.dumps(a)) == a
-    other = sg.new_hand(rules={"mode": "pairwise"}, seats=seats(*[5000] * 6), carry=None, server_seed="07" * 32, now=T0)
+    other = sg.plugin.new_hand(rules={"mode": "pairwise"}, seats=seats(*[5000] * 6), carry=None, server_seed="07" * 32, now=T0)
     assert other["cards"] != a["cards"]
 
 
 def test_client_seeds_change_the_deal() -> None:
     a = start("pairwise", [5000] * 2)
-    b = sg.new_hand(
+    b = sg.plugin.new_hand(
         rules={"mode": "pairwise", "base": 10},
         seats=seats(5000, 5000),
         carry=None,

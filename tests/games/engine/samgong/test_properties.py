@@ -134,7 +134,7 @@ def hidden_cards(state: dict, viewer: int | None) -> set[str]:
 
 def check_views(state: dict) -> None:
     for viewer in [None, *range(len(state["seats"]))]:
-        text = json.dumps(sg.view(state, viewer))
+        text = json.dumps(sg.plugin.view(state, viewer))
         leaked = [c for c in hidden_cards(state, viewer) if f'"{c}"' in text]
         assert not leaked, f"view of {viewer} leaks {leaked}"
 
@@ -148,18 +148,18 @@ def play_out(data: st.DataObject, state: dict) -> dict:
     now = 0.0
     while state["phase"] != "settled":
         check_views(state)
-        movers = [s for s in range(len(state["seats"])) if sg.legal_actions(state, s)]
+        movers = [s for s in range(len(state["seats"])) if sg.plugin.legal_actions(state, s)]
         if data.draw(st.integers(0, 4)) == 0:
-            now = sg.deadline(state)
-            state, events = sg.on_deadline(state, now=now)
+            now = sg.plugin.deadline(state)
+            state, events = sg.plugin.on_deadline(state, now=now)
             assert events and all(e["auto"] for e in events if "auto" in e)
             continue
         seat = data.draw(st.sampled_from(movers))
-        options = sg.legal_actions(state, seat)
+        options = sg.plugin.legal_actions(state, seat)
         action = data.draw(st.sampled_from(options))
         if state["mode"] == "house":
             action = house_bet(data, state["seats"][seat]["stack"])
-        state, _ = sg.apply(state, seat, action, now=now)
+        state, _ = sg.plugin.apply(state, seat, action, now=now)
     check_views(state)
     return state
 
@@ -172,17 +172,17 @@ def test_whole_hands_settle_to_zero_without_leaks(data: st.DataObject, mode: str
     stacks = data.draw(st.lists(st.integers(100, 20_000), min_size=n, max_size=n))
     rules = {"mode": mode, "base": 100, "min_players": lo, "max_players": hi}
     seat_list = [{"player": f"p{i}", "stack": s} for i, s in enumerate(stacks)]
-    first = sg.new_hand(rules=rules, seats=seat_list, carry=None, server_seed=seed.hex(), now=0.0)
-    assert sg.new_hand(rules=rules, seats=seat_list, carry=None, server_seed=seed.hex(), now=0.0) == first
+    first = sg.plugin.new_hand(rules=rules, seats=seat_list, carry=None, server_seed=seed.hex(), now=0.0)
+    assert sg.plugin.new_hand(rules=rules, seats=seat_list, carry=None, server_seed=seed.hex(), now=0.0) == first
     state = play_out(data, first)
-    record = sg.result(state)
+    record = sg.plugin.result(state)
     assert record is not None and sum(record["coins"]) + record["house"] == 0
     for s, net in enumerate(record["coins"]):
         assert net >= -stacks[s]
     json.dumps(state)
-    carry = sg.carry_over(state)
+    carry = sg.plugin.carry_over(state)
     assert carry["mode"] == mode
-    nxt = sg.new_hand(rules=rules, seats=seat_list, carry=carry, server_seed=seed.hex(), now=1.0)
+    nxt = sg.plugin.new_hand(rules=rules, seats=seat_list, carry=carry, server_seed=seed.hex(), now=1.0)
     if mode == "banker_bid" and carry["keep_bank"]:
         assert nxt["banker"] == record["banker"] and nxt["phase"] == "bet"
     if mode == "banker_rotate":

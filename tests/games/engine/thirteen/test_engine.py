@@ -28,7 +28,7 @@ def seats(n: int, stack: int = 10_000) -> list[dict[str, Any]]:
 def start(n: int = 4, **kw: Any) -> dict[str, Any]:
     args: dict[str, Any] = {"rules": {}, "seats": seats(n), "carry": None, "server_seed": SEED, "now": NOW}
     args.update(kw)
-    return thirteen.new_hand(**args)
+    return thirteen.plugin.new_hand(**args)
 
 
 def arrange_action(state: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -118,13 +118,13 @@ def test_the_button_moves_one_seat_clockwise_every_game() -> None:
     dealers = []
     for _ in range(4):
         dealers.append(state["dealer"])
-        state = start(3, carry=thirteen.carry_over(state))
+        state = start(3, carry=thirteen.plugin.carry_over(state))
     assert dealers == [0, 1, 2, 0]
 
 
 def test_the_button_skips_to_the_next_player_still_seated() -> None:
     state = start(4)  # dealer p0: next is p1, who leaves
-    carry = thirteen.carry_over(state)
+    carry = thirteen.plugin.carry_over(state)
     table = [s for s in seats(4) if s["player"] != "p1"]
     assert start(3, seats=table, carry=carry)["dealer"] == 1  # p2, now at index 1
 
@@ -135,12 +135,12 @@ def test_the_button_skips_to_the_next_player_still_seated() -> None:
 def test_arranging_is_accepted_once_and_then_refused() -> None:
     state = start(2)
     before = copy.deepcopy(state)
-    after, events = thirteen.apply(state, 0, arrange_action(state, 0), now=NOW + 1)
+    after, events = thirteen.plugin.apply(state, 0, arrange_action(state, 0), now=NOW + 1)
     assert state == before  # input untouched
     assert events == [{"type": "submitted", "seat": 0, "auto": False}]
-    assert thirteen.legal_actions(after, 0) == []
+    assert thirteen.plugin.legal_actions(after, 0) == []
     with pytest.raises(IllegalAction, match="already submitted"):
-        thirteen.apply(after, 0, arrange_action(state, 0), now=NOW + 2)
+        thirteen.plugin.apply(after, 0, arrange_action(state, 0), now=NOW + 2)
 
 
 @pytest.mark.parametrize(
@@ -158,7 +158,7 @@ def test_bad_arrangements_are_refused_with_a_reason(change: Any, message: str) -
     action = arrange_action(state, 0)
     change(action)
     with pytest.raises(IllegalAction, match=message):
-        thirteen.apply(state, 0, action, now=NOW)
+        thirteen.plugin.apply(state, 0, action, now=NOW)
 
 
 def test_cards_of_another_seat_are_refused() -> None:
@@ -166,29 +166,29 @@ def test_cards_of_another_seat_are_refused() -> None:
     action = arrange_action(state, 0)
     action["back"] = action["back"][:4] + [card_str(state["seats"][1]["cards"][0])]
     with pytest.raises(IllegalAction, match="not one of this seat's 13 cards"):
-        thirteen.apply(state, 0, action, now=NOW)
+        thirteen.plugin.apply(state, 0, action, now=NOW)
 
 
 def test_the_last_submission_settles_the_hand() -> None:
     state = start(3)
     for seat in range(3):
-        assert thirteen.result(state) is None
-        state, events = thirteen.apply(state, seat, arrange_action(state, seat), now=NOW + 1)
-    assert state["phase"] == "settled" and thirteen.deadline(state) is None
+        assert thirteen.plugin.result(state) is None
+        state, events = thirteen.plugin.apply(state, seat, arrange_action(state, seat), now=NOW + 1)
+    assert state["phase"] == "settled" and thirteen.plugin.deadline(state) is None
     assert [e["type"] for e in events] == ["submitted", "showdown", "settled"]
-    res = thirteen.result(state)
+    res = thirteen.plugin.result(state)
     assert res is not None and sum(res["coins"]) + res["house"] == 0 and res["house"] == res["commission"]
     assert set(res) >= {"units", "coins", "commission", "house", "fouled", "natural", "pairs", "trimmed"}
     with pytest.raises(IllegalAction, match="settled"):
-        thirteen.apply(state, 0, {"type": "declare"}, now=NOW + 2)
+        thirteen.plugin.apply(state, 0, {"type": "declare"}, now=NOW + 2)
 
 
 def test_declaring_without_a_natural_fouls() -> None:
     state = start(2)
     assert thirteen.best_natural(state["seats"][0]["cards"]) is None
-    state, _ = thirteen.apply(state, 0, {"type": "declare"}, now=NOW)
-    state, _ = thirteen.apply(state, 1, arrange_action(state, 1), now=NOW)
-    res = thirteen.result(state)
+    state, _ = thirteen.plugin.apply(state, 0, {"type": "declare"}, now=NOW)
+    state, _ = thirteen.plugin.apply(state, 1, arrange_action(state, 1), now=NOW)
+    res = thirteen.plugin.result(state)
     assert res is not None and res["fouled"] == [True, False] and res["units"][0] < 0
 
 
@@ -197,21 +197,21 @@ def test_declaring_without_a_natural_fouls() -> None:
 
 def test_nothing_happens_before_the_deadline() -> None:
     state = start(2)
-    assert thirteen.on_deadline(state, now=NOW + 59) == (state, [])
+    assert thirteen.plugin.on_deadline(state, now=NOW + 59) == (state, [])
 
 
 def test_the_deadline_auto_plays_every_seat_still_arranging() -> None:
     state = start(3)
     mine = arrange_action(state, 1)
-    state, _ = thirteen.apply(state, 1, mine, now=NOW + 5)
-    state, events = thirteen.on_deadline(state, now=NOW + 60)
+    state, _ = thirteen.plugin.apply(state, 1, mine, now=NOW + 5)
+    state, events = thirteen.plugin.on_deadline(state, now=NOW + 60)
     assert state["phase"] == "settled"
     submitted = [e for e in events if e["type"] == "submitted"]
     assert submitted == [{"type": "submitted", "seat": 0, "auto": True}, {"type": "submitted", "seat": 2, "auto": True}]
     assert cards_str(state["seats"][1]["submission"]["front"]) == mine["front"]
-    res = thirteen.result(state)
+    res = thirteen.plugin.result(state)
     assert res is not None and not any(res["fouled"])
-    assert thirteen.on_deadline(state, now=NOW + 120) == (state, [])
+    assert thirteen.plugin.on_deadline(state, now=NOW + 120) == (state, [])
 
 
 # -- views -----------------------------------------------------------------------------------
@@ -238,10 +238,10 @@ def dealt(cards: str) -> dict[str, Any]:
 def test_a_timed_out_seat_declares_only_a_natural_worth_its_rows(cards: str, declared: bool) -> None:
     state = dealt(cards)
     assert thirteen.best_natural(state["seats"][0]["cards"]) is not None
-    hints = thirteen.suggestions(state, 0)
+    hints = thirteen.plugin.suggestions(state, 0)
     assert hints and all(h["type"] == ("declare" if declared else "arrange") for h in hints)
-    assert thirteen.auto_action(state, 0) == hints[0]
-    state, _ = thirteen.on_deadline(state, now=NOW + 60)
+    assert thirteen.plugin.auto_action(state, 0) == hints[0]
+    state, _ = thirteen.plugin.on_deadline(state, now=NOW + 60)
     res = state["result"]
     assert state["seats"][0]["submission"]["declare"] is declared
     assert res["fouled"] == [False, False]
@@ -252,23 +252,23 @@ def test_a_timed_out_seat_declares_only_a_natural_worth_its_rows(cards: str, dec
 
 def test_a_seat_sees_only_its_own_cards_until_settlement() -> None:
     state = start(3)
-    state, _ = thirteen.apply(state, 2, arrange_action(state, 2), now=NOW)
-    v = thirteen.view(state, 0)
+    state, _ = thirteen.plugin.apply(state, 2, arrange_action(state, 2), now=NOW)
+    v = thirteen.plugin.view(state, 0)
     assert v["seats"][0]["cards"] == cards_str(state["seats"][0]["cards"])
     assert v["seats"][1]["cards"] is None and v["seats"][2]["cards"] is None
     assert v["seats"][2]["submitted"] and v["seats"][2]["submission"] is None
     assert v["server_seed"] is None and v["legal_actions"]
-    spectator = thirteen.view(state, None)
+    spectator = thirteen.plugin.view(state, None)
     assert all(s["cards"] is None and s["submission"] is None for s in spectator["seats"])
     assert spectator["legal_actions"] == []
-    state, _ = thirteen.on_deadline(state, now=NOW + 60)
-    shown = thirteen.view(state, None)
+    state, _ = thirteen.plugin.on_deadline(state, now=NOW + 60)
+    shown = thirteen.plugin.view(state, None)
     assert [s["cards"] for s in shown["seats"]] == [cards_str(s["cards"]) for s in state["seats"]]
-    assert shown["server_seed"] == SEED and shown["result"] == thirteen.result(state)
+    assert shown["server_seed"] == SEED and shown["result"] == thirteen.plugin.result(state)
 
 
 def test_legal_actions_offer_arranging_and_declaring() -> None:
     state = start(2)
-    kinds = [a["type"] for a in thirteen.legal_actions(state, 0)]
+    kinds = [a["type"] for a in thirteen.plugin.legal_actions(state, 0)]
     assert kinds == ["arrange", "declare"]
-    assert thirteen.legal_actions(state, 7) == []
+    assert thirteen.plugin.legal_actions(state, 7) == []

@@ -100,19 +100,19 @@ def _card_strings(obj: Any) -> set[str]:
 @given(hex_seeds, st.integers(2, 4), st.lists(st.booleans(), min_size=4, max_size=4))
 def test_views_never_leak_hidden_cards_and_deals_replay(seed: str, n: int, submit: list[bool]) -> None:
     players = [{"player": f"p{i}", "stack": 5000} for i in range(n)]
-    state = thirteen.new_hand(rules={}, seats=players, carry=None, server_seed=seed, now=0.0)
+    state = thirteen.plugin.new_hand(rules={}, seats=players, carry=None, server_seed=seed, now=0.0)
     assert [cards_str(h) for h in thirteen.deal(seed, [], n, state["dealer"])] == [
         cards_str(s["cards"]) for s in state["seats"]
     ]
     for seat in range(n - 1):  # the last seat never submits, so the hand stays open
         if submit[seat]:
-            state, _ = thirteen.apply(state, seat, thirteen.auto_action(state, seat), now=1.0)
+            state, _ = thirteen.plugin.apply(state, seat, thirteen.plugin.auto_action(state, seat), now=1.0)
     assert state["phase"] == "arrange"
     for seat in range(n):
-        seen = _card_strings(thirteen.view(state, seat))
+        seen = _card_strings(thirteen.plugin.view(state, seat))
         assert seen <= set(cards_str(state["seats"][seat]["cards"]))
-    assert _card_strings(thirteen.view(state, None)) == set()
-    assert thirteen.view(state, 0)["server_seed"] is None
+    assert _card_strings(thirteen.plugin.view(state, None)) == set()
+    assert thirteen.plugin.view(state, 0)["server_seed"] is None
 
 
 suits = st.integers(0, 3)
@@ -165,7 +165,7 @@ def test_auto_play_never_fouls_and_declares_only_a_natural_worth_its_rows(cards:
 
 
 def test_the_auto_play_action_is_legal_in_the_engine() -> None:
-    state = thirteen.new_hand(
+    state = thirteen.plugin.new_hand(
         rules={},
         seats=[{"player": "a", "stack": 500}, {"player": "b", "stack": 500}],
         carry=None,
@@ -173,7 +173,7 @@ def test_the_auto_play_action_is_legal_in_the_engine() -> None:
         now=0.0,
     )
     for seat in (0, 1):
-        state, _ = thirteen.apply(state, seat, thirteen.auto_action(state, seat), now=1.0)
-    res: dict[str, Any] = thirteen.result(state)  # type: ignore[assignment]
+        state, _ = thirteen.plugin.apply(state, seat, thirteen.plugin.auto_action(state, seat), now=1.0)
+    res: dict[str, Any] = thirteen.plugin.result(state)  # type: ignore[assignment]
     assert res["fouled"] == [False, False]
     assert all(parse_cards(h["cards"]) for h in res["hands"])

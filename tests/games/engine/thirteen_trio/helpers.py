@@ -44,7 +44,7 @@ def seats(stack: int = 1_000_000, players: str = "abc") -> list[dict[str, Any]]:
 def start(**kw: Any) -> dict[str, Any]:
     args: dict[str, Any] = {"rules": {}, "seats": seats(), "carry": None, "server_seed": SEED, "now": NOW}
     args.update(kw)
-    return thirteen_trio.new_hand(**args)
+    return thirteen_trio.plugin.new_hand(**args)
 
 
 def with_hands(state: dict[str, Any], hands: list[dict[str, list[int]]], jackpot: str) -> dict[str, Any]:
@@ -66,7 +66,7 @@ def play(state: dict[str, Any], hands: list[dict[str, list[int]]]) -> tuple[dict
     """Submit every seat's rows; returns the settled state and the last events."""
     events: list[dict[str, Any]] = []
     for seat, rows in enumerate(hands):
-        state, events = thirteen_trio.apply(state, seat, action(rows), now=NOW + 1)
+        state, events = thirteen_trio.plugin.apply(state, seat, action(rows), now=NOW + 1)
     return state, events
 
 

@@ -93,8 +93,8 @@ def test_a_deck_of_the_wrong_size_or_a_bad_value_is_refused() -> None:
 def test_re_dealing_from_the_seed_gives_the_same_hands(raw: bytes, head: int) -> None:
     seed = raw.hex()
     carry = {"game": "thirteen_trio", "players": ["a", "b", "c"], "head": head, "next_game": 2, "disconnected": []}
-    one = thirteen_trio.new_hand(rules={}, seats=seats(), carry=carry, server_seed=seed, now=0.0)
-    two = thirteen_trio.new_hand(rules={}, seats=seats(), carry=carry, server_seed=seed, now=5.0)
+    one = thirteen_trio.plugin.new_hand(rules={}, seats=seats(), carry=carry, server_seed=seed, now=0.0)
+    two = thirteen_trio.plugin.new_hand(rules={}, seats=seats(), carry=carry, server_seed=seed, now=5.0)
     assert [s["cards"] for s in one["seats"]] == [s["cards"] for s in two["seats"]]
     assert one["jackpot"] == two["jackpot"] and one["head"] == head
     dealt = sorted(c for s in one["seats"] for c in s["cards"]) + [one["jackpot"]]

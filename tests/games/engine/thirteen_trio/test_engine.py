@@ -48,7 +48,7 @@ def carry_for(head: int = 0, next_game: int = 2, disconnected: list[str] | None 
 def test_a_new_table_starts_with_seat_0_as_head_and_30_seconds_to_arrange() -> None:
     state = start()
     assert state["phase"] == "arrange" and state["head"] == 0 and state["game_in_set"] == 1
-    assert trio.deadline(state) == NOW + 30
+    assert trio.plugin.deadline(state) == NOW + 30
     assert [len(s["cards"]) for s in state["seats"]] == [17, 17, 17]
     assert json.loads(json.dumps(state)) == state
 
@@ -83,9 +83,9 @@ def test_a_set_is_6_games_then_a_new_set_needs_30_bases_again() -> None:
     for _ in range(7):
         state = start(carry=carry)
         numbers.append(state["game_in_set"])
-        state, _ = trio.on_deadline(state, now=NOW + 30)
-        state, _ = trio.on_deadline(state, now=NOW + 60)
-        carry = trio.carry_over(state)
+        state, _ = trio.plugin.on_deadline(state, now=NOW + 30)
+        state, _ = trio.plugin.on_deadline(state, now=NOW + 60)
+        carry = trio.plugin.carry_over(state)
     assert numbers == [1, 2, 3, 4, 5, 6, 1]
     assert carry["next_game"] == 2
     six = {**carry, "next_game": 1}
@@ -95,14 +95,14 @@ def test_a_set_is_6_games_then_a_new_set_needs_30_bases_again() -> None:
 
 def test_the_next_head_is_the_strongest_back_and_moves_the_deal() -> None:
     state, _ = play(golden(), [STRONG, WEAK, MIDDLING])
-    carry = trio.carry_over(state)
+    carry = trio.plugin.carry_over(state)
     assert carry["head"] == 0  # STRONG's full house
     state, _ = play(with_hands(start(), [WEAK, MIDDLING, STRONG], "6c"), [WEAK, MIDDLING, STRONG])
-    carry = trio.carry_over(state)
+    carry = trio.plugin.carry_over(state)
     assert carry["head"] == 2 and carry["next_game"] == 2
     following = start(carry=carry)
     assert following["head"] == 2 and following["game_in_set"] == 2
-    value = trio.view(following, None)["jackpot"]
+    value = trio.plugin.view(following, None)["jackpot"]
     assert following["start_seat"] == (2 - ((_value(value) - 1) % 3)) % 3
 
 
@@ -121,13 +121,13 @@ def test_new_players_start_a_new_set_and_the_head_stays_with_its_player() -> Non
 
 def test_the_game_settles_when_all_three_have_submitted() -> None:
     state = golden()
-    state, events = trio.apply(state, 0, action(STRONG), now=NOW + 1)
+    state, events = trio.plugin.apply(state, 0, action(STRONG), now=NOW + 1)
     assert events == [{"type": "arranged", "seat": 0, "auto": False}] and state["phase"] == "arrange"
-    assert trio.legal_actions(state, 0) == [] and trio.legal_actions(state, 1)[0]["type"] == "arrange"
-    state, _ = trio.apply(state, 1, action(WEAK), now=NOW + 2)
-    state, events = trio.apply(state, 2, action(MIDDLING), now=NOW + 3)
-    assert events[-1]["type"] == "settled" and state["phase"] == "settled" and trio.deadline(state) is None
-    res = trio.result(state)
+    assert trio.plugin.legal_actions(state, 0) == [] and trio.plugin.legal_actions(state, 1)[0]["type"] == "arrange"
+    state, _ = trio.plugin.apply(state, 1, action(WEAK), now=NOW + 2)
+    state, events = trio.plugin.apply(state, 2, action(MIDDLING), now=NOW + 3)
+    assert events[-1]["type"] == "settled" and state["phase"] == "settled" and trio.plugin.deadline(state) is None
+    res = trio.plugin.result(state)
     assert res is not None
     assert res["units"] == [4, -3, -1] and res["home_run"] == 0
     assert res["coins"] == [38_000, -30_000, -10_000] and res["commission"] == 2_000 and res["house"] == 2_000
@@ -142,7 +142,7 @@ def test_a_fouled_submission_is_accepted_and_loses() -> None:
     }
     assert is_foul(fouled)
     state, _ = play(golden(), [STRONG, fouled, MIDDLING])
-    res = trio.result(state)
+    res = trio.plugin.result(state)
     assert res is not None and res["fouled"] == [False, True, False]
 
 
@@ -176,53 +176,53 @@ def test_bad_actions_are_refused_and_leave_the_state_untouched(act: dict[str, An
     state = golden()
     before = copy.deepcopy(state)
     with pytest.raises(IllegalAction, match=reason):
-        trio.apply(state, 0, act, now=NOW + 1)
+        trio.plugin.apply(state, 0, act, now=NOW + 1)
     assert state == before
 
 
 def test_rows_cannot_be_submitted_twice_or_after_the_game() -> None:
-    state, _ = trio.apply(golden(), 0, action(STRONG), now=NOW + 1)
+    state, _ = trio.plugin.apply(golden(), 0, action(STRONG), now=NOW + 1)
     with pytest.raises(IllegalAction, match="already submitted"):
-        trio.apply(state, 0, action(STRONG), now=NOW + 2)
+        trio.plugin.apply(state, 0, action(STRONG), now=NOW + 2)
     state, _ = play(golden(), [STRONG, WEAK, MIDDLING])
     with pytest.raises(IllegalAction, match="over"):
-        trio.apply(state, 0, {"type": "disconnect"}, now=NOW + 5)
+        trio.plugin.apply(state, 0, {"type": "disconnect"}, now=NOW + 5)
     with pytest.raises(IllegalAction, match="seat"):
-        trio.apply(golden(), 3, action(STRONG), now=NOW)
+        trio.plugin.apply(golden(), 3, action(STRONG), now=NOW)
 
 
 # -- the timer: 30 s, one automatic 30 s extension, then auto-play ---------------------------
 
 
 def test_time_runs_out_extends_once_then_auto_plays_every_seat_still_arranging() -> None:
-    state, _ = trio.apply(golden(), 1, action(WEAK), now=NOW + 1)
-    assert trio.on_deadline(state, now=NOW + 29) == (state, [])  # early: nothing
-    extended, events = trio.on_deadline(state, now=NOW + 30)
+    state, _ = trio.plugin.apply(golden(), 1, action(WEAK), now=NOW + 1)
+    assert trio.plugin.on_deadline(state, now=NOW + 29) == (state, [])  # early: nothing
+    extended, events = trio.plugin.on_deadline(state, now=NOW + 30)
     assert events == [{"type": "extended", "deadline": NOW + 60}]
-    assert trio.deadline(extended) == NOW + 60 and extended["phase_seq"] == state["phase_seq"] + 1
-    assert trio.on_deadline(extended, now=NOW + 59)[1] == []
-    done, events = trio.on_deadline(extended, now=NOW + 60)
+    assert trio.plugin.deadline(extended) == NOW + 60 and extended["phase_seq"] == state["phase_seq"] + 1
+    assert trio.plugin.on_deadline(extended, now=NOW + 59)[1] == []
+    done, events = trio.plugin.on_deadline(extended, now=NOW + 60)
     assert events[:2] == [{"type": "arranged", "seat": 0, "auto": True}, {"type": "arranged", "seat": 2, "auto": True}]
     assert events[2]["type"] == "settled" and done["phase"] == "settled"
     assert [s["auto"] for s in done["seats"]] == [True, False, True]
     assert done["seats"][1]["rows"] == WEAK  # the submitted rows stand
-    res = trio.result(done)
+    res = trio.plugin.result(done)
     assert res is not None and res["fouled"][0] is False and res["fouled"][2] is False
-    assert trio.on_deadline(done, now=NOW + 999) == (done, [])  # a late timer does nothing
+    assert trio.plugin.on_deadline(done, now=NOW + 999) == (done, [])  # a late timer does nothing
 
 
 def test_timer_durations_come_from_the_rules() -> None:
     state = start(rules={"arrange_seconds": 45, "extend_seconds": 15})
-    assert trio.deadline(state) == NOW + 45
-    state, events = trio.on_deadline(state, now=NOW + 45)
+    assert trio.plugin.deadline(state) == NOW + 45
+    state, events = trio.plugin.on_deadline(state, now=NOW + 45)
     assert events[0]["deadline"] == NOW + 60
 
 
 def test_auto_action_is_a_legal_unfouled_arrangement_of_the_seats_cards() -> None:
     state = start()
     for seat in range(3):
-        act = trio.auto_action(state, seat)
-        state2, _ = trio.apply(state, seat, act, now=NOW + 1)
+        act = trio.plugin.auto_action(state, seat)
+        state2, _ = trio.plugin.apply(state, seat, act, now=NOW + 1)
         assert not is_foul(state2["seats"][seat]["rows"])
 
 
@@ -230,23 +230,23 @@ def test_auto_action_is_a_legal_unfouled_arrangement_of_the_seats_cards() -> Non
 
 
 def _timeout(state: State) -> State:
-    state, _ = trio.on_deadline(state, now=trio.deadline(state) or 0.0)
-    state, _ = trio.on_deadline(state, now=trio.deadline(state) or 0.0)
+    state, _ = trio.plugin.on_deadline(state, now=trio.plugin.deadline(state) or 0.0)
+    state, _ = trio.plugin.on_deadline(state, now=trio.plugin.deadline(state) or 0.0)
     return state
 
 
 def test_the_first_seat_to_disconnect_pays_half_a_base_on_top_of_its_result() -> None:
     state = golden()
-    state, events = trio.apply(state, 1, {"type": "disconnect"}, now=NOW + 1)
+    state, events = trio.plugin.apply(state, 1, {"type": "disconnect"}, now=NOW + 1)
     assert events == [{"type": "disconnected", "seat": 1, "server_fault": False, "penalized": True}]
-    assert trio.legal_actions(state, 1) == []
+    assert trio.plugin.legal_actions(state, 1) == []
     with pytest.raises(IllegalAction, match="disconnected"):
-        trio.apply(state, 1, action(WEAK), now=NOW + 2)
-    state, events = trio.apply(state, 2, {"type": "disconnect"}, now=NOW + 2)  # second: not charged
+        trio.plugin.apply(state, 1, action(WEAK), now=NOW + 2)
+    state, events = trio.plugin.apply(state, 2, {"type": "disconnect"}, now=NOW + 2)  # second: not charged
     assert events[0]["penalized"] is False
-    state, _ = trio.apply(state, 0, action(STRONG), now=NOW + 3)
+    state, _ = trio.plugin.apply(state, 0, action(STRONG), now=NOW + 3)
     state = _timeout(state)  # seats 1 and 2 are auto-played, their results count
-    res = trio.result(state)
+    res = trio.plugin.result(state)
     assert res is not None
     assert res["penalty"] == {"seat": 1, "amount": 5_000, "coins": [2_000, -5_000, 2_000], "house": 1_000}
     game, commission = _game_coins(res["units"])
@@ -261,43 +261,43 @@ def _game_coins(units: list[int]) -> tuple[list[int], int]:
 
 
 def test_a_server_fault_disconnection_carries_no_penalty() -> None:
-    state, events = trio.apply(golden(), 0, {"type": "disconnect", "server_fault": True}, now=NOW + 1)
+    state, events = trio.plugin.apply(golden(), 0, {"type": "disconnect", "server_fault": True}, now=NOW + 1)
     assert events[0]["penalized"] is False
-    state, events = trio.apply(state, 2, {"type": "disconnect"}, now=NOW + 2)
+    state, events = trio.plugin.apply(state, 2, {"type": "disconnect"}, now=NOW + 2)
     assert events[0]["penalized"] is True  # the first disconnection that is the player's own
-    res = trio.result(_timeout(state))
+    res = trio.plugin.result(_timeout(state))
     assert res is not None and res["penalty"]["seat"] == 2
 
 
 def test_a_seat_that_stays_disconnected_is_not_charged_again_in_later_games() -> None:
-    state, _ = trio.apply(golden(), 2, {"type": "disconnect"}, now=NOW + 1)
+    state, _ = trio.plugin.apply(golden(), 2, {"type": "disconnect"}, now=NOW + 1)
     state = _timeout(state)
-    carry = trio.carry_over(state)
+    carry = trio.plugin.carry_over(state)
     assert carry["disconnected"] == ["c"]
     nxt = start(carry=carry)
     assert [s["connected"] for s in nxt["seats"]] == [True, True, False]
-    res = trio.result(_timeout(nxt))
+    res = trio.plugin.result(_timeout(nxt))
     assert res is not None and res["penalty"] is None
     assert sum(res["coins"]) + res["house"] == 0
 
 
 def test_a_seat_that_reconnects_plays_again_and_is_charged_if_it_disconnects_again() -> None:
-    nxt = start(carry=trio.carry_over(_timeout(trio.apply(golden(), 2, {"type": "disconnect"}, now=NOW)[0])))
-    assert trio.legal_actions(nxt, 2) == []
-    nxt, events = trio.apply(nxt, 2, {"type": "reconnect"}, now=NOW + 1)
-    assert events == [{"type": "reconnected", "seat": 2}] and trio.legal_actions(nxt, 2)
+    nxt = start(carry=trio.plugin.carry_over(_timeout(trio.plugin.apply(golden(), 2, {"type": "disconnect"}, now=NOW)[0])))
+    assert trio.plugin.legal_actions(nxt, 2) == []
+    nxt, events = trio.plugin.apply(nxt, 2, {"type": "reconnect"}, now=NOW + 1)
+    assert events == [{"type": "reconnected", "seat": 2}] and trio.plugin.legal_actions(nxt, 2)
     with pytest.raises(IllegalAction, match="connected"):
-        trio.apply(nxt, 2, {"type": "reconnect"}, now=NOW + 1)
-    nxt, events = trio.apply(nxt, 2, {"type": "disconnect"}, now=NOW + 2)
+        trio.plugin.apply(nxt, 2, {"type": "reconnect"}, now=NOW + 1)
+    nxt, events = trio.plugin.apply(nxt, 2, {"type": "disconnect"}, now=NOW + 2)
     assert events[0]["penalized"] is True
     with pytest.raises(IllegalAction, match="already disconnected"):
-        trio.apply(nxt, 2, {"type": "disconnect"}, now=NOW + 2)
+        trio.plugin.apply(nxt, 2, {"type": "disconnect"}, now=NOW + 2)
 
 
 def test_penalty_leftovers_follow_the_intro_rounding() -> None:
     state = golden(rules={"base": 107})
-    state, _ = trio.apply(state, 0, {"type": "disconnect"}, now=NOW + 1)
-    res = trio.result(_timeout(state))
+    state, _ = trio.plugin.apply(state, 0, {"type": "disconnect"}, now=NOW + 1)
+    res = trio.plugin.result(_timeout(state))
     assert res is not None and res["penalty"] == {"seat": 0, "amount": 53, "coins": [-53, 22, 21], "house": 10}
     assert sum(res["coins"]) + res["house"] == 0
 
@@ -306,39 +306,39 @@ def test_penalty_leftovers_follow_the_intro_rounding() -> None:
 
 
 def test_void_ends_the_game_with_all_coins_zero_and_no_penalty() -> None:
-    state, _ = trio.apply(golden(carry=carry_for(head=1, next_game=3)), 1, {"type": "disconnect"}, now=NOW)
-    state, events = trio.void(state)
-    res = trio.result(state)
-    assert events[0]["type"] == "void" and state["phase"] == "void" and trio.deadline(state) is None
+    state, _ = trio.plugin.apply(golden(carry=carry_for(head=1, next_game=3)), 1, {"type": "disconnect"}, now=NOW)
+    state, events = trio.plugin.void(state)
+    res = trio.plugin.result(state)
+    assert events[0]["type"] == "void" and state["phase"] == "void" and trio.plugin.deadline(state) is None
     assert res is not None and res["coins"] == [0, 0, 0] and res["house"] == 0 and res["penalty"] is None
     assert res["units"] == [0, 0, 0] and res["void"] is True
-    carry = trio.carry_over(state)
+    carry = trio.plugin.carry_over(state)
     assert carry["next_game"] == 3 and carry["head"] == 1  # replayed: not counted, head unchanged
     with pytest.raises(IllegalAction):
-        trio.void(state)
+        trio.plugin.void(state)
     settled, _ = play(golden(), [STRONG, WEAK, MIDDLING])
     with pytest.raises(IllegalAction):
-        trio.void(settled)
+        trio.plugin.void(settled)
 
 
 def test_carry_over_needs_a_finished_game() -> None:
     with pytest.raises(EngineError):
-        trio.carry_over(golden())
+        trio.plugin.carry_over(golden())
 
 
 def test_no_function_mutates_its_input() -> None:
     state = golden()
     before = copy.deepcopy(state)
-    trio.apply(state, 0, action(STRONG), now=NOW)
-    trio.apply(state, 0, {"type": "disconnect"}, now=NOW)
-    trio.on_deadline(state, now=NOW + 30)
-    trio.void(state)
-    trio.view(state, 0)
-    trio.auto_action(state, 1)
+    trio.plugin.apply(state, 0, action(STRONG), now=NOW)
+    trio.plugin.apply(state, 0, {"type": "disconnect"}, now=NOW)
+    trio.plugin.on_deadline(state, now=NOW + 30)
+    trio.plugin.void(state)
+    trio.plugin.view(state, 0)
+    trio.plugin.auto_action(state, 1)
     assert state == before
-    extended, _ = trio.on_deadline(state, now=NOW + 30)
+    extended, _ = trio.plugin.on_deadline(state, now=NOW + 30)
     frozen = copy.deepcopy(extended)
-    trio.on_deadline(extended, now=NOW + 60)
+    trio.plugin.on_deadline(extended, now=NOW + 60)
     assert extended == frozen
 
 

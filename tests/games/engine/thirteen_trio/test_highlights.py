@@ -15,7 +15,7 @@ def test_the_worked_example_holds() -> None:
 
 def test_a_home_run_doubles_each_shoot_and_every_event_says_what_it_paid() -> None:
     state, _ = play(with_hands(start(), [STRONG, WEAK, MIDDLING], "6c"), [STRONG, WEAK, MIDDLING])
-    view = trio.view(state, None)
+    view = trio.plugin.view(state, None)
     base = view["base"]
     events = view["highlights"]
     assert events[0] == {"kind": "home_run", "seat": 0, "units": 4, "coins": 4 * base}
@@ -29,12 +29,12 @@ def test_a_home_run_doubles_each_shoot_and_every_event_says_what_it_paid() -> No
 def test_the_jackpot_special_pays_one_from_each_other_player() -> None:
     jackpot_holder = hand("Qc Qd 2h", "3s 3h 4s 4c Kh", "9c 9d 9h Js Jh")  # the other three 9s in the back
     state, _ = play(with_hands(start(), [jackpot_holder, WEAK, MIDDLING], "9s"), [jackpot_holder, WEAK, MIDDLING])
-    events = [e for e in trio.view(state, 1)["highlights"] if e["kind"] == "jackpot"]
+    events = [e for e in trio.plugin.view(state, 1)["highlights"] if e["kind"] == "jackpot"]
     assert events == [{"kind": "jackpot", "seat": 0, "row": "back", "units": 2, "coins": 2 * state["rules"]["base"]}]
 
 
 def test_a_game_in_play_or_voided_has_no_events() -> None:
     state = with_hands(start(), [STRONG, WEAK, MIDDLING], "6c")
-    assert trio.view(state, 0)["highlights"] == []
-    voided, _ = trio.void(state)
-    assert trio.view(voided, 0)["highlights"] == []
+    assert trio.plugin.view(state, 0)["highlights"] == []
+    voided, _ = trio.plugin.void(state)
+    assert trio.plugin.view(voided, 0)["highlights"] == []

@@ -46,19 +46,19 @@ def public_cards(state: dict[str, Any], viewer: int | None) -> set[str]:
 
 def check_views(state: dict[str, Any], events: list[dict[str, Any]]) -> None:
     for viewer in (0, 1, 2, None):
-        assert card_strings(trio.view(state, viewer)) <= public_cards(state, viewer)
+        assert card_strings(trio.plugin.view(state, viewer)) <= public_cards(state, viewer)
     assert card_strings(events) <= public_cards(state, None)  # events may be broadcast to the table
 
 
 def step(state: dict[str, Any], move: tuple[Any, ...], now: float) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     kind = move[0]
     if kind == "timeout":
-        return trio.on_deadline(state, now=trio.deadline(state) or now)
+        return trio.plugin.on_deadline(state, now=trio.plugin.deadline(state) or now)
     seat = move[1]
     if kind == "arrange":
         auto = move[3]
         act = (
-            trio.auto_action(state, seat)
+            trio.plugin.auto_action(state, seat)
             if auto
             else {
                 "type": "arrange",
@@ -71,7 +71,7 @@ def step(state: dict[str, Any], move: tuple[Any, ...], now: float) -> tuple[dict
         act = {"type": "reconnect"}
     before = copy.deepcopy(state)
     try:
-        return trio.apply(state, seat, act, now=now)
+        return trio.plugin.apply(state, seat, act, now=now)
     except IllegalAction:
         assert state == before
         return state, []
@@ -92,7 +92,7 @@ def test_games_balance_never_leak_and_charge_the_first_own_disconnection(
     carry = {"game": "thirteen_trio", "players": ["a", "b", "c"], "head": head, "next_game": 2, "disconnected": []}
     seats = [{"player": p, "stack": 11 * base} for p in "abc"]
     rules = {"base": base, "commission_percent": percent}
-    state = trio.new_hand(rules=rules, seats=seats, carry=carry, server_seed=raw.hex(), now=0.0)
+    state = trio.plugin.new_hand(rules=rules, seats=seats, carry=carry, server_seed=raw.hex(), now=0.0)
     first_own: int | None = None
     check_views(state, [])
     for i, move in enumerate(moves):
@@ -102,12 +102,12 @@ def test_games_balance_never_leak_and_charge_the_first_own_disconnection(
                 first_own = e["seat"]
         check_views(state, events)
     if voided and state["phase"] == "arrange":
-        state, events = trio.void(state)
+        state, events = trio.plugin.void(state)
         check_views(state, events)
     while state["phase"] == "arrange":
-        state, events = trio.on_deadline(state, now=trio.deadline(state) or 0.0)
+        state, events = trio.plugin.on_deadline(state, now=trio.plugin.deadline(state) or 0.0)
         check_views(state, events)
-    res = trio.result(state)
+    res = trio.plugin.result(state)
     assert res is not None
     event("void" if res["void"] else "penalty" if res["penalty"] else "no penalty")
     event(f"auto-played seats: {sum(s['auto'] for s in state['seats'])}")
