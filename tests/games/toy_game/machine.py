@@ -4,7 +4,7 @@ the rest), the highest rank wins one unit from each lower card, equal ranks push
 takes its commission from what a seat won.
 
 >>> score(["As", "Kd", "Ks"], unit=100, commission_percent=5)
-{'units': [2, -1, -1], 'coins': [190, -100, -100], 'commission': 10, 'house': 10}
+{'units': [2, -1, -1], 'coins': [190, -100, -100], 'commission': 10, 'commissions': [10, 0, 0], 'house': 10}
 >>> score(["7c", "7d"], unit=100, commission_percent=5)["coins"]
 [0, 0]
 """
@@ -46,7 +46,7 @@ def score(cards: Sequence[str], *, unit: int, commission_percent: int) -> dict[s
     gross = [u * unit for u in units]
     fees = [g * commission_percent // 100 if g > 0 else 0 for g in gross]
     return {"units": units, "coins": [g - f for g, f in zip(gross, fees, strict=True)],
-            "commission": sum(fees), "house": sum(fees)}
+            "commission": sum(fees), "commissions": fees, "house": sum(fees)}
 
 
 def new_hand(*, rules: dict[str, Any], seats: Sequence[dict[str, Any]], carry: dict[str, Any] | None,
