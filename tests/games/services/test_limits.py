@@ -5,6 +5,8 @@ Run on whichever store the settings name (Redis with REDIS_URL, else this proces
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from games.services.limits import (
@@ -22,23 +24,29 @@ def _limits_on(settings):
     settings.GAMES_ABUSE_LIMITS = True
 
 
-def test_requests_beyond_the_limit_in_a_window_are_told_how_long_to_wait():
-    answers = [request_allowance(user_id=7, name="hint", limit=3, window=60) for _ in range(4)]
+@pytest.fixture
+def owner() -> int:
+    """A user id of this test's own: the embedded store lives as long as the process."""
+    return uuid.uuid4().int % 10**12
+
+
+def test_requests_beyond_the_limit_in_a_window_are_told_how_long_to_wait(owner):
+    answers = [request_allowance(user_id=owner, name="hint", limit=3, window=60) for _ in range(4)]
     assert answers[:3] == [None, None, None]
     assert answers[3] is not None and 0 < answers[3] <= 60
-    assert request_allowance(user_id=8, name="hint", limit=3, window=60) is None  # another user's window
+    assert request_allowance(user_id=owner + 1, name="hint", limit=3, window=60) is None  # another user's window
 
 
-def test_one_request_of_a_kind_is_in_flight_at_a_time_until_it_is_dropped():
-    assert in_flight_take(user_id=7, name="hint", ttl=30)
-    assert not in_flight_take(user_id=7, name="hint", ttl=30)
-    in_flight_drop(user_id=7, name="hint")
-    assert in_flight_take(user_id=7, name="hint", ttl=30)
+def test_one_request_of_a_kind_is_in_flight_at_a_time_until_it_is_dropped(owner):
+    assert in_flight_take(user_id=owner, name="hint", ttl=30)
+    assert not in_flight_take(user_id=owner, name="hint", ttl=30)
+    in_flight_drop(user_id=owner, name="hint")
+    assert in_flight_take(user_id=owner, name="hint", ttl=30)
 
 
-def test_a_user_claims_connections_up_to_the_limit_and_a_released_one_is_free_again():
-    limit = connection_limit(7)
-    assert all(connection_claim(user_id=7, channel=f"c{i}") for i in range(limit))
-    assert not connection_claim(user_id=7, channel="one-more")
-    connection_release(user_id=7, channel="c0")
-    assert connection_claim(user_id=7, channel="one-more")
+def test_a_user_claims_connections_up_to_the_limit_and_a_released_one_is_free_again(owner):
+    limit = connection_limit(owner)
+    assert all(connection_claim(user_id=owner, channel=f"c{i}") for i in range(limit))
+    assert not connection_claim(user_id=owner, channel="one-more")
+    connection_release(user_id=owner, channel="c0")
+    assert connection_claim(user_id=owner, channel="one-more")
