@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 import redis
-import redis.asyncio
 from channels.layers import channel_layers, get_channel_layer
 
 from config.patches.channel_layer import LeanShardConnection
-from tests.games.live.test_own_loop import _free_port, _start
+from tests.games.live.test_own_loop import _free_port, _start, subscribers
 from tests.waiting import wait_until_async
 
 pytestmark = [pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server"),
@@ -37,16 +36,6 @@ def private_redis(settings: Any) -> Iterator[dict[str, Any]]:
         channel_layers.backends.clear()
         holder["server"].kill()
         holder["server"].wait()
-
-
-async def _subscribers(layer: Any, group: str, port: int) -> int:
-    """How many subscriptions Redis has to the group's channel."""
-    client = redis.asyncio.Redis(port=port)
-    try:
-        [(_name, count)] = await client.pubsub_numsub(layer._get_layer()._get_group_channel_name(group))
-        return int(count)
-    finally:
-        await client.aclose()
 
 
 async def _receive(layer: Any, channel: str, timeout: float = 3) -> dict[str, Any]:
@@ -73,7 +62,7 @@ async def test_group_and_channel_messages_reach_the_local_channels(private_redis
     assert all(isinstance(s, LeanShardConnection) for s in layer._get_layer()._shards)
     await layer.group_add("table.1", a)
     await layer.group_add("table.1", b)
-    await wait_until_async(lambda: _subscribers(layer, "table.1", private_redis["port"]), timeout=5,
+    await wait_until_async(lambda: subscribers(layer, "table.1", private_redis["port"]), timeout=5,
                            what="Redis hearing the layer's subscription")
     await layer.group_send("table.1", {"type": "table.frames", "text": "x" * 70_000})
     assert (await _receive(layer, a))["text"] == "x" * 70_000  # larger than one read
