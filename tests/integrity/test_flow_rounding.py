@@ -10,7 +10,7 @@ from integrity import selectors
 
 from games.services import hands as hands_service
 from history.models import HandRecordSeat
-from tests.integrity.test_signals import _play, _table
+from tests.integrity.test_selectors import _play, _table
 
 #: Two deals whose three-way splits give fractional shares (found by trying seeds): a pair's two
 #: flows, rounded down each, add up to a coin less than their fractions do.

@@ -23,7 +23,7 @@ from games.services import hands as hands_service
 from games.services import seating
 from games.services.hands import hand_act, hand_start_if_ready
 from tests.factories import funded_user, table_at
-from tests.integrity.test_signals import _foul
+from tests.integrity.test_selectors import _foul
 from wallet.models import WelcomeGrant
 from wallet.services import wallet_welcome
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from operations.forms import request_key_issue
 from operations.models import StaffAction
 
-from tests.operations.test_staff_actions import _issued_key
+from tests.operations.test_services import _issued_key
 from wallet.selectors import wallet_balance
 
 URL = "/admin/operations/staffaction/act/"

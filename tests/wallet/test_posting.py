@@ -7,7 +7,6 @@ import hashlib
 import json
 import re
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games.engine.canonical import canonical_json
+from tests.waiting import wait_until
 from tests.wallet.threads import run_concurrently
 from wallet import posting, services
 from wallet.errors import IdempotencyConflict, InsufficientFunds
@@ -134,6 +134,18 @@ def test_concurrent_first_buy_ins_at_a_table_create_one_account_and_lose_nothing
     call_command("ledger_check")
 
 
+def _a_backend_waits_for_a_lock() -> bool:
+    """Whether a session of this database is waiting for a lock (read fresh, not from the
+    transaction's statistics snapshot)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(
+            "SELECT count(*) FROM pg_locks WHERE NOT granted AND pid IN "
+            "(SELECT pid FROM pg_stat_activity WHERE datname = current_database())"
+        )
+        return bool(cursor.fetchone()[0])
+
+
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("inside_callers_transaction", [False, True])
@@ -149,11 +161,11 @@ def test_funds_taken_by_a_concurrent_posting_refuse_and_roll_the_block_back(
         with transaction.atomic():
             services.wallet_cash_out(user=a, table_ref="t1", amount=900, idempotency_key="first")
             holding.set()
-            time.sleep(0.5)  # the settlement reads a's 1,000 now, then waits for the lock
+            # the settlement reads a's 1,000 now, then waits for the lock this block holds
+            wait_until(_a_backend_waits_for_a_lock, timeout=10, what="the settlement waiting for the lock")
 
     def settle() -> Any:
         holding.wait(10)
-        time.sleep(0.05)
         if not inside_callers_transaction:
             return _settle([a, b], [-500, 500], "second")
         with transaction.atomic():

@@ -51,7 +51,7 @@ def test_bots_finish_their_hands_across_a_server_restart(server: Any, sweeper: l
         while not any(b.stats.hands for b in bots):
             await asyncio.sleep(0.05)
         await loop.run_in_executor(None, server.stop)
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(1.0)  # the outage's length is the scenario: bots retry against a server that is down
         await loop.run_in_executor(None, server.start)
 
     _run(bots, restart_mid_run)

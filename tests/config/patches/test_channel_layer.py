@@ -14,7 +14,8 @@ import redis
 from channels.layers import channel_layers, get_channel_layer
 
 from config.patches.channel_layer import LeanShardConnection
-from tests.games.live.test_own_loop import _free_port, _start
+from tests.games.live.test_own_loop import _free_port, _start, subscribers
+from tests.waiting import wait_until_async
 
 pytestmark = [pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server"),
               pytest.mark.asyncio]
@@ -61,14 +62,14 @@ async def test_group_and_channel_messages_reach_the_local_channels(private_redis
     assert all(isinstance(s, LeanShardConnection) for s in layer._get_layer()._shards)
     await layer.group_add("table.1", a)
     await layer.group_add("table.1", b)
-    await asyncio.sleep(0.1)  # the subscriptions are on their way
+    await wait_until_async(lambda: subscribers(layer, "table.1", private_redis["port"]), timeout=5,
+                           what="Redis hearing the layer's subscription")
     await layer.group_send("table.1", {"type": "table.frames", "text": "x" * 70_000})
     assert (await _receive(layer, a))["text"] == "x" * 70_000  # larger than one read
     assert (await _receive(layer, b))["type"] == "table.frames"
     await layer.send(a, {"type": "notice", "n": 2})
     assert (await _receive(layer, a))["n"] == 2
-    await layer.group_discard("table.1", b)
-    await asyncio.sleep(0.1)
+    await layer.group_discard("table.1", b)  # local: a still listens to the group for this process
     await layer.group_send("table.1", {"type": "table.frames", "text": "y"})
     assert (await _receive(layer, a))["text"] == "y"
     with pytest.raises(asyncio.TimeoutError):
@@ -83,7 +84,6 @@ async def test_after_redis_restarts_the_reader_subscribes_again(private_redis: d
     assert (await _until_delivered(layer, "table.2", channel))["type"] == "probe"
     private_redis["server"].kill()
     private_redis["server"].wait()
-    await asyncio.sleep(0.3)
     private_redis["server"] = _start(private_redis["port"])
     assert (await _until_delivered(layer, "table.2", channel))["type"] == "probe"
     await layer.flush()

@@ -40,10 +40,11 @@ def _redis(port: int) -> subprocess.Popen[bytes]:
             time.sleep(0.05)
 
 
-def _wait_for(log: Path, text: str, timeout: float) -> bool:
+def _wait_for(log: Path, text: str, timeout: float, times: int = 1) -> bool:
+    """Whether ``text`` is in the log ``times`` times within ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if text in log.read_text(errors="replace"):
+        if log.read_text(errors="replace").count(text) >= times:
             return True
         time.sleep(0.2)
     return False
@@ -69,11 +70,12 @@ def test_the_worker_survives_a_redis_restart_and_runs_the_next_task(tmp_path: Pa
         assert _wait_for(log, "ready.", 60), log.read_text()
         client.send_task("games.expire_phase", args=[0, 0], countdown=600)  # a timer held until its ETA
         assert _wait_for(log, "Task games.expire_phase", 20), log.read_text()
+        connected = log.read_text(errors="replace").count("] Connected to ")
         redis.kill()
         redis.wait()
-        time.sleep(2)
+        assert _wait_for(log, "Connection to broker lost", 20), log.read_text()[-3000:]  # the worker saw it go
         redis = _redis(port)  # back, with nothing in it
-        time.sleep(3)
+        assert _wait_for(log, "] Connected to ", 30, times=connected + 1), log.read_text()[-3000:]
         assert worker.poll() is None, log.read_text()[-3000:]
         client.send_task("games.start_hand", args=[0, 0])
         assert _wait_for(log, "Task games.start_hand", 30), log.read_text()[-3000:]

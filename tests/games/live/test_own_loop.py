@@ -16,9 +16,11 @@ from typing import Any
 
 import pytest
 import redis
+import redis.asyncio
 from channels.layers import channel_layers
 
 from games import groups
+from tests.waiting import wait_until, wait_until_async
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
 
@@ -68,6 +70,16 @@ def private_layer(settings: pytest.FixtureRequest, request: pytest.FixtureReques
         holder["server"].wait()
 
 
+async def subscribers(layer: Any, group: str, port: int) -> int:
+    """How many subscriptions Redis has to a pub/sub layer's channel of ``group``."""
+    client = redis.asyncio.Redis(port=port)
+    try:
+        [(_name, count)] = await client.pubsub_numsub(layer._get_layer()._get_group_channel_name(group))
+        return int(count)
+    finally:
+        await client.aclose()
+
+
 def _clients(port: int) -> int:
     return sum(1 for c in redis.Redis(port=port).client_list() if c.get("cmd") != "client|list")
 
@@ -80,7 +92,9 @@ def _receive_one(port: int, group: str, send: object) -> dict:
     async def run() -> dict:
         channel = await layer.new_channel()
         await layer.group_add(group, channel)
-        await asyncio.sleep(0.1)
+        if hasattr(layer, "_get_layer"):  # pub/sub: the subscription reaches Redis a moment later
+            await wait_until_async(lambda: subscribers(layer, group, port), timeout=5,
+                                   what="Redis hearing the layer's subscription")
         await asyncio.get_running_loop().run_in_executor(None, send)
         message = await asyncio.wait_for(layer.receive(channel), 5)
         await layer.group_discard(group, channel)
@@ -97,12 +111,11 @@ def test_sends_share_one_loop_and_survive_a_redis_restart(private_layer: dict[st
         assert got["n"] == n
     loop = groups._own_loop
     assert (loop is None) == pubsub  # the pub/sub layer's sends need no loop
-    time.sleep(0.2)
-    # five sends, one connection publishing them (not one per send)
-    assert _clients(port) <= 2, redis.Redis(port=port).client_list()
+    # five sends, one connection publishing them (not one per send); the receivers' connections,
+    # closed with their loops, leave the server's list as the server notices them
+    wait_until(lambda: _clients(port) <= 2, timeout=5, what=lambda: redis.Redis(port=port).client_list())
 
     subprocess.run(["redis-cli", "-p", str(port), "shutdown", "nosave"], check=False, capture_output=True)
-    time.sleep(0.3)
     private_layer["server"].wait()
     private_layer["server"] = _start(port)
     got = _receive_one(port, "g", lambda: groups.group_send(("g", {"type": "x.y", "n": "after"})))

@@ -1,0 +1,25 @@
+"""Wallet reads (wallet/selectors.py): table money per player at one table in one query, 0 for a
+player holding none there, and the table accounts a player holds coins in."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.services import seating
+from tests.factories import funded_user, table_at
+from wallet.selectors import table_money_list, table_money_of, wallet_balance
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_table_money_of_reads_each_players_money_at_one_table_and_zero_for_none(django_assert_num_queries):
+    table, other = table_at("thirteen", name="one"), table_at("thirteen", name="two")
+    seated, away = funded_user("seated", 1_000_000), funded_user("away", 1_000_000)
+    buy_in = table.stake_level.min_buy_in
+    seating.seat_join(table_id=table.pk, user=seated, buy_in=buy_in, request_id="a")
+    seating.seat_join(table_id=other.pk, user=away, buy_in=buy_in, request_id="b")
+    with django_assert_num_queries(1):
+        held = table_money_of(user_ids=[seated.pk, away.pk], table_ref=table.wallet_ref)
+    assert held == {seated.pk: buy_in, away.pk: 0}
+    assert [a.table_ref for a in table_money_list(user=away)] == [other.wallet_ref]
+    assert wallet_balance(user=away) == 1_000_000 - buy_in
