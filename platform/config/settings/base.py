@@ -373,19 +373,6 @@ GAMES_WATCHDOG_VOID_AFTER = env.int("GAMES_WATCHDOG_VOID_AFTER", default=3)  # f
 GAMES_SWEEP_EVERY = env.float("GAMES_SWEEP_EVERY", default=3.0)
 GAMES_DB_THREADS = env.int("GAMES_DB_THREADS", default=4)  # a server's threads for database work (config/db_threads.py)
 GAMES_DB_SEAT_THREADS = env.int("GAMES_DB_SEAT_THREADS", default=1)  # and for seat changes, beside those
-GAMES_WS_RATE = env.float("GAMES_WS_RATE", default=10.0)  # messages per second per connection
-GAMES_WS_BURST = env.int("GAMES_WS_BURST", default=20)
-# Per-user limits (docs/PROTOCOL.md "Limits"); GAMES_ABUSE_LIMITS off is for benchmarks only.
-GAMES_ABUSE_LIMITS = env.bool("GAMES_ABUSE_LIMITS", default=True)
-GAMES_LIMITS_PREFIX = env.str("GAMES_LIMITS_PREFIX", default="ct:limits")  # Redis key prefix
-GAMES_WS_CONNECTIONS_PER_USER = env.int("GAMES_WS_CONNECTIONS_PER_USER", default=6)  # open table sockets
-GAMES_WS_SLOT_TTL = env.float("GAMES_WS_SLOT_TTL", default=30.0)  # a silent or lost socket stops counting
-GAMES_HINT_LIMIT = env.int("GAMES_HINT_LIMIT", default=5)  # hints per user per window (cached repeats free)
-GAMES_HINT_WINDOW = env.int("GAMES_HINT_WINDOW", default=10)  # seconds
-GAMES_HINT_WORKERS = env.int("GAMES_HINT_WORKERS", default=1)  # solver processes per server
-GAMES_HINT_QUEUE = env.int("GAMES_HINT_QUEUE", default=8)  # hints waiting for the solver, per server
-GAMES_HINT_TIMEOUT = env.float("GAMES_HINT_TIMEOUT", default=10.0)
-GAMES_HINT_CACHE_SECONDS = env.int("GAMES_HINT_CACHE_SECONDS", default=300)  # 0: every hint is solved
 GAMES_CLIENT_ID_RETENTION = env.int("GAMES_CLIENT_ID_RETENTION", default=7 * 24 * 3600)  # spent ids kept
 # The sweeper has a queue of its own, served by a worker of its own (README.md "Production
 # processes"), so the watchdog never waits behind a backlog of timers; a sweep that waited past
