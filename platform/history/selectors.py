@@ -126,6 +126,13 @@ def hand_record_for_viewer(*, user: AnyUser, hand_id: int) -> tuple[HandRecord, 
     return record, player_copy(record_with_hash(record), seat)
 
 
+def hand_record_player_copy(*, record: HandRecord, user: User) -> dict[str, Any] | None:
+    """``record`` as ``user``, a player of the hand, may see it (their copy); None if they were
+    not dealt into it."""
+    seat = record.seats.filter(user_id=user.pk).values_list("seat", flat=True).first()
+    return None if seat is None else player_copy(record_with_hash(record), seat)
+
+
 def hand_id_of_record(*, user: AnyUser, record_pk: int) -> int:
     """The public hand id of the record row ``record_pk`` (the replay's old address), for a
     viewer who may see it; 404 otherwise."""
