@@ -20,6 +20,7 @@ from history.models import HandRecord
 from history.replay import replay
 from history.selectors import (
     RecordFilter,
+    away_stand_up_list_for_player,
     hand_id_of_record,
     hand_record_for_viewer,
     hand_record_list_for_player,
@@ -37,7 +38,9 @@ class MyHandsView(LoginRequiredMixin, ListView[HandRecord]):
         return hand_record_list_for_player(user=self.request.user)
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        return super().get_context_data(voided=voided_hand_list_for_player(user=self.request.user), **kwargs)
+        user = self.request.user
+        return super().get_context_data(
+            voided=voided_hand_list_for_player(user=user), stood_up=away_stand_up_list_for_player(user=user), **kwargs)
 
 
 class HandReplayView(LoginRequiredMixin, TemplateView):
