@@ -84,8 +84,8 @@ def _sit_down(table: Table, user: User, buy_in: int) -> None:
 
 @pytest.mark.parametrize("language,words", [
     ("en", "Stood up (away) from Table {table} · {coins} coins back to your wallet"),
-    ("zh-hans", "因离开从牌桌 {table}离座 · {coins} 金币退回钱包"),
-    ("zh-hant", "因離開從牌桌 {table}離座 · {coins} 金幣退回錢包"),
+    ("zh-hans", "因离开从牌桌 {table} 离座 · {coins} 金币退回钱包"),
+    ("zh-hant", "因離開從牌桌 {table} 離座 · {coins} 金幣退回錢包"),
 ])
 def test_my_hands_lists_each_seat_stood_up_while_away_with_its_coins_back_and_time(
     language: str, words: str
