@@ -23,9 +23,11 @@ AT_TABLE: dict[str, str] = {
     TransactionKind.COMMISSION: gettext_noop("Commission at table %(table)s"),
     TransactionKind.PENALTY: gettext_noop("Penalty at table %(table)s"),
 }
+#: The memo of the cash-out of a seat stood up because its player was away (or sat out too long).
+AWAY_MEMO = "away"
 #: Cash-outs the system made for a reason the statement names (its memo).
 CASH_OUT_MEMOS: dict[str, str] = {
-    "away": gettext_noop("Stood up (away): cash-out from table %(table)s"),
+    AWAY_MEMO: gettext_noop("Stood up (away): cash-out from table %(table)s"),
 }
 FIXED: dict[str, str] = {
     TransactionKind.ADJUSTMENT: gettext_noop("Adjustment by staff"),

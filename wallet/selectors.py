@@ -74,6 +74,17 @@ def wallet_statement(
     return entries.order_by("-id")
 
 
+def wallet_cash_out_list(*, user: User, memo: str, limit: int = 30) -> list[Entry]:
+    """The player's cash-outs to the wallet the system made for ``memo`` (its reason, e.g.
+    ``wallet.presenters.AWAY_MEMO``), newest first: each one's wallet entry (the coins back,
+    positive) with its transaction (when, and the table in its ``reference``)."""
+    entries = Entry.objects.filter(
+        account__user=user, account__kind=AccountKind.WALLET, transaction__kind=TransactionKind.CASH_OUT,
+        transaction__memo=memo,
+    )
+    return list(entries.select_related("transaction").order_by("-id")[:limit])
+
+
 def house_balances() -> dict[str, int]:
     """Each house account's balance (the sum of its entries); ``issuance`` is minus the coins issued."""
     sums = dict(Entry.objects.exclude(house="").values_list("house").annotate(total=Sum("amount")).order_by())

@@ -1,13 +1,16 @@
 """The dispute review queue in Django admin.
 
-Each dispute shows the hand's replay, its complete record, the action timeline (automatic
-plays and disconnections marked) and the hand's ledger entries. Reviewers act through the
+Each dispute shows the hand's replay, its record, the action timeline (automatic plays and
+disconnections marked) and the hand's ledger entries. The record is complete (every card, the
+seed) only for staff who may read every hand (``accounts.permissions.can_read_hands``, as the
+history API grants it); other staff see the disputing player's copy of it. Reviewers act through the
 form's decision field, which calls :mod:`disputes.services` (the dispute's own fields are
 read-only, history is never edited); auditors see the same pages without the form.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -21,12 +24,13 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from accounts.permissions import can_review_disputes
+from accounts.permissions import can_read_hands, can_review_disputes
 from config.errors import AppError
 from disputes.models import Dispute
 from disputes.selectors import dispute_ledger_entries, dispute_queue
 from disputes.services import dispute_note, dispute_resolve, dispute_review_start
-from history.admin import record_json, replay_html
+from history.admin import body_json, body_replay_html, record_json, replay_html
+from history.selectors import hand_record_player_copy
 from wallet.money import parse_coins
 
 DECISIONS = [
@@ -73,7 +77,7 @@ class DisputeAdmin(admin.ModelAdmin[Dispute]):
     search_fields = ("player__username", "=record__hand__id", "=id")
     readonly = ("player", "record", "category", "text", "status", "reason", "compensation",
                 "compensation_transaction_id", "opened_at", "resolved_at", "resolved_by", "event_log", "replay",
-                "ledger_entries", "full_record")
+                "ledger_entries", "full_record", "player_replay", "player_record")
     readonly_fields = readonly
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Dispute]:
@@ -84,7 +88,9 @@ class DisputeAdmin(admin.ModelAdmin[Dispute]):
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         decision = ("decision", "message", "compensation_coins") if can_review_disputes(request.user) else ()
-        return (*self.readonly[:11], *decision, *self.readonly[11:])
+        complete = can_read_hands(request.user)  # as the history API grants it
+        replay, record = ("replay", "full_record") if complete else ("player_replay", "player_record")
+        return (*self.readonly[:11], *decision, replay, "ledger_entries", record)
 
     @admin.display(description=_("log"))
     def event_log(self, obj: Dispute) -> SafeString:
@@ -102,6 +108,14 @@ class DisputeAdmin(admin.ModelAdmin[Dispute]):
     @admin.display(description=_("complete record"))
     def full_record(self, obj: Dispute) -> SafeString:
         return record_json(obj.record) if obj.record is not None else _voided_note(obj)
+
+    @admin.display(description=_("replay and timeline (the player's copy)"))
+    def player_replay(self, obj: Dispute) -> SafeString:
+        return _players_copy(obj, body_replay_html)
+
+    @admin.display(description=_("the player's copy of the record"))
+    def player_record(self, obj: Dispute) -> SafeString:
+        return _players_copy(obj, body_json)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # players open disputes on their hands
@@ -134,6 +148,14 @@ class DisputeAdmin(admin.ModelAdmin[Dispute]):
         except AppError as exc:  # the dispute's refusals, or the wallet's when paying a compensation
             messages.error(request, exc.localized())
 
+
+def _players_copy(dispute: Dispute, show: Callable[[dict[str, Any]], SafeString]) -> SafeString:
+    """The disputing player's copy of the hand's record, shown by ``show``; for a voided hand
+    (no record) a note saying so."""
+    if dispute.record is None:
+        return _voided_note(dispute)
+    body = hand_record_player_copy(record=dispute.record, user=dispute.player)
+    return show(body) if body is not None else format_html("{}", _("The player was not dealt into this hand."))
 
 
 def _voided_note(dispute: Dispute) -> SafeString:

@@ -30,12 +30,21 @@ ExportAction: TypeAlias = Callable[
 
 def replay_html(record: HandRecord) -> SafeString:
     """The complete record's replay, as on the player's page but with every card."""
-    return render_to_string("history/_admin_replay.html", {"replay": replay(record_with_hash(record))})
+    return body_replay_html(record_with_hash(record))
 
 
 def record_json(record: HandRecord) -> SafeString:
+    return body_json(record_with_hash(record))
+
+
+def body_replay_html(body: dict[str, Any]) -> SafeString:
+    """The replay of a record's body: the complete record, or a player's copy."""
+    return render_to_string("history/_admin_replay.html", {"replay": replay(body)})
+
+
+def body_json(body: dict[str, Any]) -> SafeString:
     return format_html('<pre style="white-space:pre-wrap;max-height:40em;overflow:auto">{}</pre>',
-                       json.dumps(record_with_hash(record), indent=2, ensure_ascii=False, sort_keys=True))
+                       json.dumps(body, indent=2, ensure_ascii=False, sort_keys=True))
 
 
 def _export(fmt: str, label: StrOrPromise) -> ExportAction:

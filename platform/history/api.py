@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.http import StreamingHttpResponse
+from django.http import HttpRequest, StreamingHttpResponse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
@@ -29,6 +29,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from accounts.permissions import CanReadHands, can_read_hands
 from accounts.requests import AuthenticatedRequest
 from config.bounds import ID_MAX
@@ -149,9 +150,18 @@ class HandRecordMyExportApi(APIView):
     @extend_schema(parameters=FILTER_PARAMETERS[:5], responses={(200, "application/x-ndjson"): OpenApiTypes.STR})
     def get(self, request: AuthenticatedRequest) -> StreamingHttpResponse:
         fmt, filters = read_filters(request)
-        mine = RecordFilter(since=filters.since, until=filters.until, game=filters.game)
-        lines = export_lines(hand_record_filter(mine), fmt, viewer=request.user)
-        return export_response(request, lines, fmt=fmt, filename="my-hands")
+        return my_export_response(request, fmt=fmt, filters=filters)
+
+
+def my_export_response(request: HttpRequest | Request, *, fmt: str, filters: RecordFilter) -> StreamingHttpResponse:
+    """The signed-in player's own hands (their copies) in ``fmt``, of the days and game ``filters``
+    name (its other fields are the auditors' and are ignored); raises
+    ``history.exports.budget.ExportRefused`` past the exports' budget."""
+    mine = RecordFilter(since=filters.since, until=filters.until, game=filters.game)
+    user = request.user
+    assert isinstance(user, User)  # the API's IsAuthenticated, the page's LoginRequiredMixin
+    return export_response(request, export_lines(hand_record_filter(mine), fmt, viewer=user), fmt=fmt,
+                           filename="my-hands")
 
 
 class HandRecordExportApi(APIView):

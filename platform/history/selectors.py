@@ -17,6 +17,8 @@ from accounts.models import User
 from accounts.permissions import AnyUser, can_read_hands
 from games.engine.record import player_copy
 from history.models import HandRecord, VoidedHandSeat
+from wallet.presenters import AWAY_MEMO, table_number
+from wallet.selectors import wallet_cash_out_list
 
 
 def parse_moment(text: str, *, end: bool = False) -> dt.datetime:
@@ -97,6 +99,28 @@ def voided_hand_list_for_player(*, user: User, limit: int = 30) -> list[VoidedHa
     return list(VoidedHandSeat.objects.filter(user=user).select_related("stake_level")[:limit])
 
 
+@dataclass(frozen=True)
+class AwayStandUp:
+    """A seat of the player stood up because they were away: its table, the coins it brought back
+    to their wallet (minor units), when."""
+
+    table_id: int | None
+    coins: int
+    at: dt.datetime
+
+
+def away_stand_up_list_for_player(*, user: User, limit: int = 30) -> list[AwayStandUp]:
+    """The player's seats stood up while they were away, newest first (docs/HAND_HISTORY.md
+    "Stood up while away"): read from the wallet's cash-outs made for that reason, the one record
+    such a stand-up leaves (``games.services.away`` stands the seat up through ``seat_remove``)."""
+    rows = []
+    for entry in wallet_cash_out_list(user=user, memo=AWAY_MEMO, limit=limit):
+        number = table_number(entry.transaction.reference)
+        rows.append(AwayStandUp(table_id=int(number) if number.isdigit() else None, coins=entry.amount,
+                                at=entry.transaction.created_at))
+    return rows
+
+
 def record_with_hash(record: HandRecord) -> dict[str, Any]:
     body = record.body
     body["hash"] = record.hash
@@ -124,6 +148,13 @@ def hand_record_for_viewer(*, user: AnyUser, hand_id: int) -> tuple[HandRecord, 
     if seat is None:
         raise Http404
     return record, player_copy(record_with_hash(record), seat)
+
+
+def hand_record_player_copy(*, record: HandRecord, user: User) -> dict[str, Any] | None:
+    """``record`` as ``user``, a player of the hand, may see it (their copy); None if they were
+    not dealt into it."""
+    seat = record.seats.filter(user_id=user.pk).values_list("seat", flat=True).first()
+    return None if seat is None else player_copy(record_with_hash(record), seat)
 
 
 def hand_id_of_record(*, user: AnyUser, record_pk: int) -> int:

@@ -1,6 +1,6 @@
 """A player who was away sees on the table page that they sit out because of it, and comes back
-with one tap (docs/RULES.md "Away players"), on a phone (375×667) and a desktop (1280×800), in
-each language."""
+with one tap (docs/RULES.md "Away players"); a seat stood up while away shows on "My hands" with
+its coins back and its time. On a phone (375×667) and a desktop (1280×800), in each language."""
 
 from __future__ import annotations
 
@@ -10,19 +10,23 @@ from typing import Any
 
 import pytest
 import time_machine
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 from playwright.sync_api import expect
 
 from games.models import Clock, Hand
 from games.presence import presence_absent, presence_beat
+from games.services.away import seats_away_stand_up
 from games.services.hands import hand_expire, hand_start_if_ready
-from games.services.seating import seat_join
+from games.services.seating import seat_join, seat_sit_out
 from games.services.store import SWEEPER_CLOCK
+from tables import titles
 from tables.models import Seat
 from tests.browser.conftest import Player, call
 from tests.browser.helpers import sit_down, text
 from tests.browser.test_rules_and_waiting import inside_screen
 from tests.factories import funded_user
+from wallet.money import format_coins
 
 pytestmark = pytest.mark.browser
 
@@ -85,3 +89,35 @@ def test_a_player_who_was_away_sees_they_sit_out_and_comes_back_with_one_tap(
     following = call(hand_start_if_ready, table_id=table.pk) or Hand.objects.filter(table=table).latest("number")
     assert following.number == hand.number + 1 and me.user.pk in {p["user"] for p in following.players}
     assert not me.errors
+
+
+def _stood_up_away(table_id: int, user: Any, buy_in: int) -> None:
+    """The player sits down, sits out, and the sweeper's step stands the seat up (away)."""
+    seat_join(table_id=table_id, user=user, buy_in=buy_in, request_id=f"away-{user.pk}")
+    seat_sit_out(table_id=table_id, user=user, out=True)
+    assert seats_away_stand_up(table_id=table_id, due=timezone.now()) == 1
+
+
+@pytest.mark.parametrize(("width", "height", "lang"), CASES, ids=[f"{w}x{h}-{lang}" for w, h, lang in CASES])
+def test_a_player_stood_up_while_away_finds_it_in_my_hands_with_the_coins_back_and_its_time(
+        player: Any, make_table: Any, width: int, height: int, lang: str) -> None:
+    table = make_table("thirteen")
+    me = player("阿丽", lang=lang, width=width, height=height)
+    buy_in = table.stake_level.min_buy_in * 2 + 5
+    call(_stood_up_away, table.pk, me.user, buy_in)
+
+    me.open("/history/")
+    row = me.page.locator("[data-testid=away-stand-up]")
+    expect(row).to_have_count(1)
+    with translation.override(lang):
+        words = gettext("Stood up (away) from %(table)s · %(coins)s coins back to your wallet") % {
+            "table": titles.table_number(table.pk), "coins": format_coins(buy_in, grouping=True)}
+        heading = gettext("Stood up while away")
+    assert (words.startswith("因")) == (lang != "en")  # translated
+    expect(row.locator("td").nth(1)).to_have_text(words)
+    expect(me.page.locator("[data-testid=away-stand-ups] h2")).to_have_text(heading)
+    assert row.locator("time").get_attribute("datetime")  # when, shown in the viewer's time zone
+    row.scroll_into_view_if_needed()
+    inside_screen(me.page, "[data-testid=away-stand-up]", f"{width}x{height}")  # no sideways scroll either
+    me.shot(f"away-history-{width}x{height}-{lang}")
+    assert not me.errors and not me.csp_violations

@@ -20,7 +20,8 @@ from history.models import HandRecord
 from tests.browser.conftest import call
 from tests.factories import hand_play_out, table_at
 
-pytestmark = pytest.mark.browser
+# The export reads through its own database alias (history/exports/budget.py, step 1).
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, databases=["default", "exports"])]
 
 MONEY = ("commission", "penalty", "house", "house_commission", "house_penalty", "house_banker")
 

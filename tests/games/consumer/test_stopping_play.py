@@ -264,3 +264,22 @@ async def test_a_join_through_a_socket_whose_session_logged_out_is_refused_befor
 
 def _end_session(cookie: str) -> None:
     import_module(settings.SESSION_ENGINE).SessionStore(cookie.split("=", 1)[1]).delete()
+
+
+async def test_the_admin_sites_own_log_out_stops_a_staff_members_play_as_the_sites_does(funded, table_for):
+    table = await db(table_for)("thirteen")
+    user = await db(funded)()
+    await db(User.objects.filter(pk=user.pk).update)(is_staff=True)
+    user = await db(User.objects.get)(pk=user.pk)
+    cookie = await db(_session_cookie)(user)
+    player = await SessionPlayer(table.pk, user, cookie).connect()
+    assert (await player.request({"type": "join", "buy_in": table.stake_level.min_buy_in * 2}))["type"] == "ack"
+    start = await db(wallet_balance)(user=user) + table.stake_level.min_buy_in * 2
+
+    response = await db(_client(cookie).post)(reverse("admin:logout"))
+
+    assert response.status_code == 302 and "_auth_user_id" not in response.wsgi_request.session
+    await _told(player, "logged_out")
+    await _closed_after_log_out(player)
+    assert not await db(Seat.objects.filter(table=table, user=user).exists)()
+    assert await db(wallet_balance)(user=user) == start  # every coin back in the wallet
