@@ -11,10 +11,18 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+import games.engine.samgong.bot as bot
+import games.engine.samgong.hooks as hooks
+import games.engine.samgong.machine as machine
+import games.engine.samgong.moves as moves
+import games.engine.samgong.record as record
+import games.engine.samgong.replay as replay
+import games.engine.samgong.requests as requests
+import games.engine.samgong.sheet as sheet
+import games.engine.samgong.table as table
+import games.engine.samgong.view as seen
 from games.engine.labels import gettext_noop
 from games.engine.protocol import GameEngine
-from games.engine.samgong import bot, hooks, machine, moves, record, replay, requests, sheet, table
-from games.engine.samgong import view as seen
 
 
 class SamGong(GameEngine):

@@ -9,10 +9,16 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+import games.engine.thirteen.bot as bot
+import games.engine.thirteen.engine as engine
+import games.engine.thirteen.hooks as hooks
+import games.engine.thirteen.record as record
+import games.engine.thirteen.replay as replay
+import games.engine.thirteen.requests as requests
+import games.engine.thirteen.sheet as sheet
+import games.engine.thirteen.view as seen
 from games.engine.labels import gettext_noop
 from games.engine.protocol import GameEngine
-from games.engine.thirteen import bot, engine, hooks, record, replay, requests, sheet
-from games.engine.thirteen import view as seen
 
 
 class Thirteen(GameEngine):

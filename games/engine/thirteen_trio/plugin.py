@@ -10,10 +10,17 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+import games.engine.thirteen_trio.bot as bot
+import games.engine.thirteen_trio.engine as engine
+import games.engine.thirteen_trio.hooks as hooks
+import games.engine.thirteen_trio.record as record
+import games.engine.thirteen_trio.replay as replay
+import games.engine.thirteen_trio.requests as requests
+import games.engine.thirteen_trio.rules as rules
+import games.engine.thirteen_trio.sheet as sheet
+import games.engine.thirteen_trio.view as seen
 from games.engine.labels import gettext_noop
 from games.engine.protocol import GameEngine
-from games.engine.thirteen_trio import bot, engine, hooks, record, replay, requests, rules, sheet
-from games.engine.thirteen_trio import view as seen
 
 
 class ThirteenTrio(GameEngine):
