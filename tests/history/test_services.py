@@ -55,13 +55,11 @@ def _as_first_written(hand: Hand, seq: int, prev: str) -> tuple[str, str]:
 
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    """The settlement's record writes, their statements, and whether the caller's table is passed."""
-    seen: dict[str, Any] = {"statements": [], "with_table": False}
+    """The settlement's record writes and their statements."""
+    seen: dict[str, Any] = {"statements": []}
     real = services.hand_record_write
 
     def write(**kwargs: Any) -> HandRecord:
-        if seen["with_table"]:
-            kwargs["table"] = Table.objects.select_related("stake_level").get(pk=kwargs["hand"].table_id)
         with CaptureQueriesContext(connection) as ctx:
             record = real(**kwargs)
         seen["statements"].append([q["sql"] for q in ctx.captured_queries])
@@ -71,12 +69,10 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     return seen
 
 
-@pytest.mark.parametrize("with_table", [False, True], ids=["read", "callers-table"])
 @pytest.mark.parametrize("game,mode,players", CASES)
 def test_records_are_the_text_and_hash_the_first_way_of_writing_gave(
-    game: str, mode: str, players: int, with_table: bool, live: Any, counted: dict[str, Any]
+    game: str, mode: str, players: int, live: Any, counted: dict[str, Any]
 ) -> None:
-    counted["with_table"] = with_table
     table = live(game, mode, players, seed=players + 20)
     hands = table.play(3)
     records = records_of(table.table)
