@@ -36,16 +36,22 @@ def stake_terms(level: StakeLevel) -> StakeTerms:
 
 
 def engine_rules(level: StakeLevel) -> dict[str, Any]:
-    """The engine rule overrides of a stake level (its ``rules`` field wins). Kept on the level
-    instance while its terms stay the same: one state frame asks for them several times (what
-    the table waits for, the set, each seat's leave terms). Read-only for callers."""
+    """The engine rule overrides of a stake level (its ``rules`` field wins). Kept per game and
+    terms (the engine's answer depends on nothing else): one state frame asks for them several
+    times (what the table waits for, the set, each seat's leave terms). Read-only for callers."""
     terms = stake_terms(level)
     key = (level.game, repr(sorted(terms.items())))
-    cached: tuple[Any, dict[str, Any]] | None = getattr(level, "_engine_rules", None)
-    if cached is None or cached[0] != key:
-        cached = (key, engine_for(level.game).stake_rules(terms))
-        level._engine_rules = cached  # type: ignore[attr-defined]
-    return cached[1]
+    rules = _RULES.get(key)
+    if rules is None:
+        if len(_RULES) >= RULES_KEPT:
+            _RULES.clear()  # stake levels are few: only edits of their terms ever fill it
+        rules = _RULES[key] = engine_for(level.game).stake_rules(terms)
+    return rules
+
+
+#: How many games' and terms' rules :func:`engine_rules` keeps.
+RULES_KEPT = 256
+_RULES: dict[tuple[str, str], dict[str, Any]] = {}
 
 
 def player_limits(level: StakeLevel) -> tuple[int, int]:

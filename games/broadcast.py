@@ -12,6 +12,7 @@ change: every server holding a socket at the table reads and decodes each messag
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from accounts.sockets import stop_event, user_group
@@ -31,11 +32,14 @@ def table_group(table_id: int) -> str:
     return f"table.{table_id}"
 
 
-def broadcast_table(table_id: int, held: Table | None = None) -> None:
+def broadcast_table(
+    table_id: int, held: Table | None = None, seat_rows: Sequence[tuple[Any, ...]] | None = None
+) -> None:
     """Send every seated player their private frame and the table group the public one
-    (``held``: the table as the change that committed left it, ``games.frames.table_frames``)."""
+    (``held``, ``seat_rows``: the table and its seats as the change that committed left them,
+    ``games.frames.table_frames``)."""
     try:
-        private, public = table_frames(table_id, held)
+        private, public = table_frames(table_id, held, seat_rows)
     except Exception:  # a broadcast must never undo a committed change
         log.exception("could not build frames for table %s", table_id)
         return

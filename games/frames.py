@@ -9,6 +9,7 @@ spectator's with ``None``.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,11 +55,10 @@ def _presence(seat: SeatRow, online: set[SeatKey]) -> dict[str, Any]:
     }
 
 
-def _seats(table: Table) -> list[SeatRow]:
-    """The table's seats with their players' names and table money: as the change that holds the
-    table read them (``seat_rows``, ``games.services.store.table_lock_for_change``), or in one
-    query."""
-    rows = getattr(table, "seat_rows", None)
+def _seats(table: Table, rows: Sequence[tuple[Any, ...]] | None = None) -> list[SeatRow]:
+    """The table's seats with their players' names and table money: ``rows``, as the change
+    that held the table left them (``games.services.change.TableChange.seat_rows``), or read in
+    one query."""
     if rows is None:
         rows = FRAME_SEATS.rows(table_id=table.pk, table_ref=table.wallet_ref)
     return [SeatRow(*row) for row in rows]
@@ -125,14 +125,17 @@ def snapshot_from(table: Table, seats: list[SeatRow], hand: Hand | None, user_id
     return frame
 
 
-def table_frames(table_id: int, held: Table | None = None) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
+def table_frames(
+    table_id: int, held: Table | None = None, seat_rows: Sequence[tuple[Any, ...]] | None = None
+) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
     """Private frames per seated (or dealt-in) user, and the public frame. ``held``: the table
     as the change that just committed left it (locked, with its stake level and current hand
-    in memory), so only the seats and their table money are read."""
+    in memory), so only the seats and their table money are read, unless the change gives them
+    (``seat_rows``)."""
     if held is None:
         table, seats, hand = snapshot_rows(table_id)
     else:
-        table, seats, hand = held, _seats(held), held.current_hand
+        table, seats, hand = held, _seats(held, seat_rows), held.current_hand
     base = _base(table, seats)
     users: dict[int, int | None] = {s.user_id: s.index for s in seats}  # None: dealt in, no longer seated
     if hand is not None and hand.status == Hand.Status.ACTIVE:

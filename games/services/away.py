@@ -29,6 +29,7 @@ from games.adapters import away_outcome, carry_after_removal
 from games.engine.defaults import AWAY_SIT_OUT, AWAY_STAND_UP, AWAY_STAY
 from games.models import Hand, HandAction
 from games.presence import presence_absent
+from games.services.change import TableChange
 from games.services.settlement import seat_remove
 from games.services.store import (
     hand_active_locked,
@@ -69,33 +70,35 @@ def _auto_played(hand: Hand, user_ids: set[int]) -> set[int]:
     return {hand.players[seat]["user"] for seat in played.values_list("seat", flat=True).distinct()}
 
 
-def _apply(table: Table, seat: Seat, money: int, outcome: str) -> bool:
+def _apply(change: TableChange, seat: Seat, money: int, outcome: str) -> bool:
     """Sit the seat out as away, or stand it up; whether it changed."""
     if outcome == AWAY_SIT_OUT:
         Seat.objects.filter(pk=seat.pk).update(status=Seat.Status.AWAY, sat_out_at=timezone.now())
         seat.status = Seat.Status.AWAY
         return True
     if outcome == AWAY_STAND_UP:
-        seat_remove(table=table, seat=seat, reason=AWAY_REASON, money=money)
+        seat_remove(change=change, seat=seat, reason=AWAY_REASON, money=money)
         return True
     return False
 
 
-def _stood_up(table: Table) -> None:
+def _stood_up(change: TableChange) -> None:
     """Seats left the (locked) table: the carry-over as the game keeps it after a removal."""
+    table = change.table
     if table.carry:
         kept = carry_after_removal(table.stake_level.game, table.carry)
         if kept != table.carry:
             table.carry = kept
-            table_save(table, ("carry",))
+            table_save(change, ("carry",))
 
 
-def seats_away_after_hand(*, table: Table, hand: Hand) -> int:
+def seats_away_after_hand(*, change: TableChange, hand: Hand) -> int:
     """After the hand settled (table and hand locked): each seat of it whose player is gone and
     was played by the server sits out, stands up or stays, as the game says; how many changed.
     Nothing is read from the database unless a player of the hand is gone."""
     if hand.status != Hand.Status.SETTLED:
         return 0  # a void is our own outage: nobody is counted away for it
+    table = change.table
     gone = _gone(table, [p["user"] for p in hand.players])
     if not gone:
         return 0
@@ -103,37 +106,38 @@ def seats_away_after_hand(*, table: Table, hand: Hand) -> int:
     if not away:
         return 0
     game, changed, stood = table.stake_level.game, 0, False
-    for seat, money in seats_locked_with_money(table):
+    for seat, money in seats_locked_with_money(change):
         if seat.user_id in away and seat.status == Seat.Status.PLAYING:
             outcome = away_outcome(game, table.carry, seat.user_id)
-            changed += _apply(table, seat, money, outcome)
+            changed += _apply(change, seat, money, outcome)
             stood = stood or outcome == AWAY_STAND_UP
     if changed:
         if stood:
-            _stood_up(table)
-        table_seats_changed(table)
+            _stood_up(change)
+        table_seats_changed(change)
         log.info("table %s: %s away seat(s) out after hand %s", table.pk, changed, hand.pk)
     return changed
 
 
-def seats_to_deal(table: Table, dealt: list[SeatMoney], low: int) -> tuple[list[SeatMoney], bool]:
+def seats_to_deal(change: TableChange, dealt: list[SeatMoney], low: int) -> tuple[list[SeatMoney], bool]:
     """The seats to deal the next hand to, of those that would be (table locked), and whether
     seats changed: a seat marked disconnected that is not bound to a running set sits out or
     stands up first, and when fewer than two of the rest (one where ``low``, the game's fewest
     players, is one: a player against the house) have a connected player, nobody is dealt in
     (an empty list) — unless every one of them is bound to a running set, which is finished."""
-    game, kept, changed, stood = table.stake_level.game, [], False, False
+    table = change.table
+    game, kept, changed, stood = change.level.game, [], False, False
     for seat, money in dealt:
         outcome = away_outcome(game, table.carry, seat.user_id) if seat.disconnected else None
-        if outcome is not None and seat.status == Seat.Status.PLAYING and _apply(table, seat, money, outcome):
+        if outcome is not None and seat.status == Seat.Status.PLAYING and _apply(change, seat, money, outcome):
             changed, stood = True, stood or outcome == AWAY_STAND_UP
         else:
             kept.append((seat, money))
     if changed:
         if stood:
-            _stood_up(table)
-        table_seats_changed(table)
-        table_touch(table)
+            _stood_up(change)
+        table_seats_changed(change)
+        table_touch(change)
     if kept and all(away_outcome(game, table.carry, s.user_id) == AWAY_STAY for s, _m in kept):
         return kept, changed  # a running set (the trio's) is finished as its rules say, here or not
     gone = _gone(table, [s.user_id for s, _m in kept])
@@ -161,15 +165,15 @@ def seats_away_stand_up(*, table_id: int, due: datetime) -> int:
     """Stand up the table's seats sitting out since ``due`` or earlier and not dealt into the
     hand in play: table money back to the wallet (``seat_remove``, idempotent), each player told
     why. A seat dealt in stands up at the next sweep after its hand."""
-    table = table_lock(table_id)
-    hand = hand_active_locked(table)
+    change = table_lock(table_id)
+    hand = hand_active_locked(change)
     dealt = {p["user"] for p in hand.players} if hand is not None else set()
     stood = 0
-    for seat, money in seats_locked_with_money(table):
+    for seat, money in seats_locked_with_money(change):
         if seat.status in OUT and seat.sat_out_at is not None and seat.sat_out_at <= due and seat.user_id not in dealt:
-            seat_remove(table=table, seat=seat, reason=AWAY_REASON, money=money)
+            seat_remove(change=change, seat=seat, reason=AWAY_REASON, money=money)
             stood += 1
     if stood:
-        _stood_up(table)
-        table_touch(table)
+        _stood_up(change)
+        table_touch(change)
     return stood

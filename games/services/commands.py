@@ -57,17 +57,15 @@ def _once(table_id: int, user: User, message: Message) -> dict[str, Any]:
 
 @transaction.atomic
 def _run_once(table_id: int, user: User, message: Message, fingerprint: str) -> dict[str, Any]:
-    reply = _dispatch(table_id, user, message, id_spent=True)
+    reply = _dispatch(table_id, user, message)
     request_record(user=user, client_id=str(message.id), type=message.type, fingerprint=fingerprint, reply=reply)
     return reply
 
 
-def _dispatch(table_id: int, user: User, message: Message, id_spent: bool = False) -> dict[str, Any]:
+def _dispatch(table_id: int, user: User, message: Message) -> dict[str, Any]:
     data = message.data
     if message.type == "action":
-        return hands.hand_act(
-            table_id=table_id, user=user, action=data["action"], client_id=message.id, id_spent=id_spent
-        )
+        return hands.hand_act(table_id=table_id, user=user, action=data["action"], client_id=message.id)
     if message.type == "join":
         seat = seating.seat_join(
             table_id=table_id, user=user, buy_in=data["buy_in"], request_id=str(message.id),

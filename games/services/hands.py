@@ -32,8 +32,9 @@ from games.adapters import (
 from games.engine.deck import commitment, new_server_seed
 from games.engine.errors import EngineError
 from games.engine.protocol import Voidable
-from games.models import Hand, HandAction
+from games.models import Hand
 from games.services.away import seats_away_after_hand, seats_to_deal
+from games.services.change import TableChange
 from games.services.errors import NoActiveHand, NotSeated, PlayError
 from games.services.settlement import hand_settle, hand_void_settle, seat_remove, seats_barred_remove
 from games.services.store import (
@@ -50,7 +51,6 @@ from games.services.store import (
     outage_suspected,
     seats_locked_with_money,
     table_lock,
-    table_lock_for_change,
     table_save,
     table_seats_read,
     table_touch,
@@ -135,32 +135,33 @@ def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Ha
        sit out, and no hand is dealt without two connected players (``away``).
     3. With enough players, ask the engine for a new hand from a fresh server seed.
     """
-    table = table_lock(table_id)
+    change = table_lock(table_id)
+    table = change.table
     if hands_played is not None and table.hands_played != hands_played:
         return None
-    if table.status != Table.Status.OPEN or hand_active_locked(table) is not None:  # the latest hand is current
+    if table.status != Table.Status.OPEN or hand_active_locked(change) is not None:  # the latest hand is current
         return None
     level = table.stake_level
-    locked = seats_locked_with_money(table)
-    if seats_barred_remove(table, locked):  # banned, self-excluded or cooling off: never dealt in
-        table_touch(table)
+    locked = seats_locked_with_money(change)
+    if seats_barred_remove(change, locked):  # banned, self-excluded or cooling off: never dealt in
+        table_touch(change)
         hand_start_after_commit(table.pk, 0, pause=False)  # the players left may still be enough
         return None
     low, high = player_limits(level)
-    dealt, moved = seats_to_deal(table, [(s, money) for s, money in locked if _dealt_in(table, s)], low)
+    dealt, moved = seats_to_deal(change, [(s, money) for s, money in locked if _dealt_in(table, s)], low)
     if len(dealt) < low:
         return None
     seats, stacks = [s for s, _money in dealt[:high]], [money for _s, money in dealt[:high]]
     carry = carry_for(level.game, table.carry, [s.user_id for s in seats])
     problems = start_problems(level, stacks, carry)
     if problems:
-        _remove_short_seats(table, seats, stacks, problems)
-        table_touch(table)
+        _remove_short_seats(change, seats, stacks, problems)
+        table_touch(change)
         hand_start_after_commit(table.pk, 0, pause=False)  # the players left may still be enough
         return None
     if not moved:
-        table_seats_read(table, locked)  # a deal moves no table money: the frames show these
-    return _deal(table, seats, stacks, carry)
+        table_seats_read(change, locked)  # a deal moves no table money: the frames show these
+    return _deal(change, seats, stacks, carry)
 
 
 def _dealt_in(table: Table, seat: Seat) -> bool:
@@ -170,19 +171,22 @@ def _dealt_in(table: Table, seat: Seat) -> bool:
     return seat.status == Seat.Status.LEAVING and set_running(table.stake_level.game, table.carry, seat.user_id)
 
 
-def _remove_short_seats(table: Table, seats: list[Seat], stacks: list[int], problems: list[dict[str, Any]]) -> None:
+def _remove_short_seats(
+    change: TableChange, seats: list[Seat], stacks: list[int], problems: list[dict[str, Any]]
+) -> None:
+    table = change.table
     for problem in problems:
         seat = seats[problem["seat"]]
-        seat_remove(table=table, seat=seat, reason=problem["reason"], money=stacks[problem["seat"]])
+        seat_remove(change=change, seat=seat, reason=problem["reason"], money=stacks[problem["seat"]])
     if table.carry:
         kept = carry_after_removal(table.stake_level.game, table.carry)
         if kept != table.carry:
             table.carry = kept
-            table_save(table, ("carry",))
+            table_save(change, ("carry",))
 
 
-def _deal(table: Table, seats: list[Seat], stacks: list[int], carry: dict[str, Any] | None) -> Hand:
-    level = table.stake_level
+def _deal(change: TableChange, seats: list[Seat], stacks: list[int], carry: dict[str, Any] | None) -> Hand:
+    table, level = change.table, change.level
     seed = new_server_seed()
     rules = engine_rules(level)
     state = engine(level.game).new_hand(
@@ -201,17 +205,17 @@ def _deal(table: Table, seats: list[Seat], stacks: list[int], carry: dict[str, A
         server_seed=seed, commitment=commitment(seed), rules=rules,
     ))
     table.hands_played, table.current_hand = number, hand
-    table_save(table, ("hands_played", "current_hand"), touch=True)
+    table_save(change, ("hands_played", "current_hand"), touch=True)
     if presence_matters(level.game):
-        _sync_presence(hand, seats)
-    hand_leavers_check(table, hand)  # a set's leavers are dealt in too: nobody may be left to wait for
-    table_touch(table)
+        _sync_presence(change, hand, seats)
+    hand_leavers_check(change, hand)  # a set's leavers are dealt in too: nobody may be left to wait for
+    table_touch(change)
     hand_timer_arm(hand)
     transaction.on_commit(lambda: metrics.hand_dealt(level.game), robust=True)
     return hand
 
 
-def _sync_presence(hand: Hand, seats: list[Seat]) -> None:
+def _sync_presence(change: TableChange, hand: Hand, seats: list[Seat]) -> None:
     """An engine whose rules depend on presence carries who is away from game to game; align
     it with the seats' heartbeats (a player may have come back, or dropped, between games)."""
     for index, seat in enumerate(seats):
@@ -219,8 +223,8 @@ def _sync_presence(hand: Hand, seats: list[Seat]) -> None:
         if away != seat.disconnected:
             action = {"type": "disconnect" if seat.disconnected else "reconnect"}
             hand.state, _events = engine(hand.game).apply(hand.state, index, action, now=time.time())
-            action_log(hand, seat=index, user=seat.user, action=action, client_id=None, auto=True)
-    hand_save(hand, ("state", "action_count"))
+            action_log(change, hand, seat=index, user=seat.user, action=action, client_id=None, auto=True)
+    hand_save(change, hand, ("state", "action_count"))
 
 
 # --- acting ----------------------------------------------------------------------------------
@@ -229,25 +233,20 @@ def _sync_presence(hand: Hand, seats: list[Seat]) -> None:
 SERVER_ONLY_ACTIONS = frozenset({"disconnect", "reconnect"})
 
 @transaction.atomic(savepoint=False)  # a refusal rolls back the caller's transaction whole
-def hand_act(
-    *, table_id: int, user: User, action: dict[str, Any], client_id: str | None = None, id_spent: bool = False
-) -> dict[str, Any]:
-    """Apply one player action. The same ``client_id`` twice is applied once: the caller that
-    has spent the id in this transaction (``id_spent``: ``commands.dispatch``) has made sure
-    of that already; otherwise the hand's log is asked.
+def hand_act(*, table_id: int, user: User, action: dict[str, Any], client_id: str | None = None) -> dict[str, Any]:
+    """Apply one player action, logged with the request's ``client_id``. The same id twice is
+    applied once: ``commands.dispatch`` spends the id in the same transaction.
 
-    Returns ``{"status": "applied" | "duplicate", "version": table version}``.
+    Returns ``{"status": "applied", "version": table version}``.
     """
     clock = metrics.ActionClock(auto=False)
-    table = table_lock_for_change(table_id)  # an action applied always changes the table
-    hand = hand_active_locked(table)
+    change = table_lock(table_id, bump=True)  # an action applied always changes the table
+    hand = hand_active_locked(change)
     if hand is None:
         raise NoActiveHand(_("No hand is in play at this table."))
     seat = hand.seat_of(user.pk)
     if seat is None:
         raise NotSeated(_("You are not dealt into this hand."))
-    if client_id and not id_spent and HandAction.objects.filter(hand=hand, user=user, client_id=client_id).exists():
-        return {"status": "duplicate", "version": table_touch(table)}  # the bump taken: sent as a frame
     if action.get("type") in SERVER_ONLY_ACTIONS:
         raise PlayError(_("That action is sent by the server only."), code="illegal")
     try:
@@ -255,13 +254,13 @@ def hand_act(
     except EngineError as exc:  # the engine's reason is English, for the log; the player reads their language
         log.debug("hand %s seat %s: %s refused: %s", hand.pk, seat, action.get("type"), exc)
         raise PlayError(_("That move is not allowed now."), code="illegal") from exc
-    action_log(hand, seat=seat, user=user, action=action, client_id=client_id, auto=False)
-    version = hand_advance(table, hand, state)
+    action_log(change, hand, seat=seat, user=user, action=action, client_id=client_id, auto=False)
+    version = hand_advance(change, hand, state)
     clock.applied(hand.game)
     return {"status": "applied", "version": version}
 
 
-def hand_advance(table: Table, hand: Hand, state: dict[str, Any]) -> int:
+def hand_advance(change: TableChange, hand: Hand, state: dict[str, Any]) -> int:
     """Move a hand (table and hand rows locked) to the engine's new ``state``; returns the
     table's new version.
 
@@ -271,16 +270,16 @@ def hand_advance(table: Table, hand: Hand, state: dict[str, Any]) -> int:
     """
     game_engine = engine(hand.game)
     if game_engine.result(state) is None:
-        state = _leavers_played(table, hand, state)
+        state = _leavers_played(change, hand, state)
     result = game_engine.result(state)
     if result is None:
-        hand_state_store(hand, state)
-        return table_touch(table)
+        hand_state_store(change, hand, state)
+        return table_touch(change)
     hand_state_set(hand, state)
-    hand_settle(table=table, hand=hand, result=result)
-    seats_away_after_hand(table=table, hand=hand)
-    version = table_touch(table)  # queued first: the settled hand goes out before the next deal's
-    hand_next_after_commit(table)
+    hand_settle(change=change, hand=hand, result=result)
+    seats_away_after_hand(change=change, hand=hand)
+    version = table_touch(change)  # queued first: the settled hand goes out before the next deal's
+    hand_next_after_commit(change.table)
     return version
 
 
@@ -288,7 +287,7 @@ def hand_advance(table: Table, hand: Hand, state: dict[str, Any]) -> int:
 LEAVERS_STEPS = 8
 
 
-def _leavers_played(table: Table, hand: Hand, state: dict[str, Any]) -> dict[str, Any]:
+def _leavers_played(change: TableChange, hand: Hand, state: dict[str, Any]) -> dict[str, Any]:
     """A phase that waits only on seats whose players have left the table ends at once: the
     engine plays them as at their deadline, rather than everyone else (or, when all have left,
     the table) waiting out the clock for nobody. A seat merely disconnected may come back, so
@@ -306,24 +305,24 @@ def _leavers_played(table: Table, hand: Hand, state: dict[str, Any]) -> dict[str
         # Every engine keeps its phase deadline in state["deadline"] (games/engine/protocol.py).
         now = time.time()
         state, events = game_engine.on_deadline({**state, "deadline": now}, now=now)
-        _autos_logged(hand, events)
+        _autos_logged(change, hand, events)
     return state
 
 
-def hand_leavers_check(table: Table, hand: Hand) -> bool:
+def hand_leavers_check(change: TableChange, hand: Hand) -> bool:
     """End the hand's phase if it waits only on leavers; whether it did (and saved the hand)."""
-    state = _leavers_played(table, hand, hand.state)
+    state = _leavers_played(change, hand, hand.state)
     if state is hand.state:
         return False
-    hand_advance(table, hand, state)
+    hand_advance(change, hand, state)
     return True
 
 
-def _autos_logged(hand: Hand, events: list[dict[str, Any]]) -> int:
+def _autos_logged(change: TableChange, hand: Hand, events: list[dict[str, Any]]) -> int:
     """Log the moves the engine played for seats (events marked ``auto``); how many."""
     autos = [event for event in events if event.get("auto")]
     for event in autos:
-        action_log(hand, seat=event.get("seat"), user=None, action=event, client_id=None, auto=True)
+        action_log(change, hand, seat=event.get("seat"), user=None, action=event, client_id=None, auto=True)
     return len(autos)
 
 
@@ -351,7 +350,7 @@ def _hand_expire(*, hand_id: int, phase_seq: int, deadline: float | None) -> boo
     locked = hand_locked_with_table(hand_id)
     if locked is None:
         return False
-    table, hand = locked
+    change, hand = locked
     if hand.status != Hand.Status.ACTIVE or hand.phase_seq != phase_seq:
         return False
     now = timezone.now()
@@ -362,8 +361,8 @@ def _hand_expire(*, hand_id: int, phase_seq: int, deadline: float | None) -> boo
             hand_timer_arm(hand)  # fired early (clock skew between machines): re-arm
         return False
     state, events = engine(hand.game).on_deadline(hand.state, now=now.timestamp())
-    autos = _autos_logged(hand, events)
-    hand_advance(table, hand, state)
+    autos = _autos_logged(change, hand, events)
+    hand_advance(change, hand, state)
     clock.applied(hand.game, count=autos)
     return True
 
@@ -376,7 +375,7 @@ def hand_void(*, hand_id: int, reason: str) -> bool:
     locked = hand_locked_with_table(hand_id)
     if locked is None:
         return False
-    table, hand = locked
+    change, hand = locked
     if hand.status != Hand.Status.ACTIVE:
         return False
     game_engine = engine(hand.game)
@@ -384,13 +383,14 @@ def hand_void(*, hand_id: int, reason: str) -> bool:
         try:
             with transaction.atomic():
                 state, _events = game_engine.void(hand.state)
-                hand_advance(table, hand, state)
+                hand_advance(change, hand, state)
             return True
         except Exception:
             log.exception("the engine could not void hand %s; the platform voids it", hand_id)
             hand.refresh_from_db()
-            table.refresh_from_db()
-    hand_void_settle(table=table, hand=hand, reason=reason)
-    table_touch(table)  # queued first: the voided hand goes out before the next deal's
-    hand_next_after_commit(table)
+            change.table.refresh_from_db()
+            change = TableChange(table=change.table)  # what the rolled-back attempt did is undone
+    hand_void_settle(change=change, hand=hand, reason=reason)
+    table_touch(change)  # queued first: the voided hand goes out before the next deal's
+    hand_next_after_commit(change.table)
     return True

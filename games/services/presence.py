@@ -107,12 +107,13 @@ def _touch(table_id: int) -> None:
 @transaction.atomic
 def seat_reconnect(*, table_id: int, user: User) -> bool:
     """A seat marked away is heard from again: it plays for itself again."""
-    table = table_lock(table_id)
+    change = table_lock(table_id)
+    table = change.table
     updated = Seat.objects.filter(table=table, user=user, disconnected=True).exclude(status=Seat.Status.LEAVING)
     if not updated.update(disconnected=False, last_seen=timezone.now()):
         return False
-    hand_player_back(table=table, user=user)
-    table_touch(table)
+    hand_player_back(change=change, user=user)
+    table_touch(change)
     hand_start_after_commit(table.pk, hands_played=table.hands_played)  # two connected players may deal now
     return True
 
@@ -122,7 +123,8 @@ def seat_disconnected(*, table_id: int, user_id: int, before: datetime) -> bool:
     """Mark a seat whose last heartbeat is older than ``before`` as disconnected (auto-played,
     shown to the others); an engine whose rules depend on presence is told (the trio's penalty).
     A seat with no heartbeat on record is not marked (the sweeper starts its window)."""
-    table = table_lock(table_id)
+    change = table_lock(table_id)
+    table = change.table
     seat = Seat.objects.select_for_update().filter(table=table, user_id=user_id).select_related("user").first()
     if seat is None or seat.disconnected:
         return False
@@ -131,6 +133,6 @@ def seat_disconnected(*, table_id: int, user_id: int, before: datetime) -> bool:
         return False
     seat.disconnected = True
     seat.save(update_fields=["disconnected"])
-    hand_player_left(table=table, user=seat.user)
-    table_touch(table)
+    hand_player_left(change=change, user=seat.user)
+    table_touch(change)
     return True

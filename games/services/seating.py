@@ -16,6 +16,7 @@ from accounts.models import User
 from accounts.selectors import account_active
 from games.adapters import player_limits, presence_matters, set_running
 from games.presence import presence_start
+from games.services.change import TableChange
 from games.services.errors import NotSeated, PlayError, TableFull
 from games.services.hand_presence import hand_player_left
 from games.services.hands import hand_start_after_commit
@@ -26,7 +27,6 @@ from games.services.store import (
     seats_locked,
     seats_locked_with_money,
     table_lock,
-    table_lock_for_change,
     table_seats_changed,
     table_touch,
 )
@@ -43,8 +43,8 @@ def _active_check(user: User) -> None:
         raise PlayError(_("This account is banned."), code="banned")
 
 
-def _in_hand(table: Table, user: User) -> bool:
-    hand = hand_active_locked(table)
+def _in_hand(change: TableChange, user: User) -> bool:
+    hand = hand_active_locked(change)
     return hand is not None and hand.seat_of(user.pk) is not None
 
 
@@ -56,11 +56,12 @@ def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_i
     2. Move ``buy_in`` from the wallet to this seat's table money (idempotent on the request).
     3. Create the seat, bump the version; the broadcast and the next deal follow the commit.
     """
-    table = table_lock(table_id)
+    change = table_lock(table_id)
+    table = change.table
     if table.status != Table.Status.OPEN:
         raise PlayError(_("This table is closed."), code="closed")
     _active_check(user)
-    seats = seats_locked(table)
+    seats = seats_locked(change)
     if any(s.user_id == user.pk for s in seats):
         raise PlayError(_("You are already seated at this table."), code="already_seated")
     taken = {s.index for s in seats}
@@ -84,19 +85,19 @@ def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_i
     now = timezone.now()
     seat = Seat.objects.create(table=table, index=seat_index, user=user, last_seen=now)
     presence_start([(table.pk, user.pk)], now.timestamp())  # heard from: it just sat down
-    table_touch(table)
+    table_touch(change)
     if len(seats) + 1 >= player_limits(table.stake_level)[0]:  # fewer players than a hand needs: no deal to try
         hand_start_after_commit(table.pk, hands_played=table.hands_played)
     return seat
 
 
-def _my_seat(table: Table, user: User) -> Seat:
-    return _my_seat_with_money(table, user)[0]
+def _my_seat(change: TableChange, user: User) -> Seat:
+    return _my_seat_with_money(change, user)[0]
 
 
-def _my_seat_with_money(table: Table, user: User) -> tuple[Seat, int]:
+def _my_seat_with_money(change: TableChange, user: User) -> tuple[Seat, int]:
     """The player's seat at the locked table, locked, and its table money, in one statement."""
-    mine = seat_of_locked_with_money(table, user)
+    mine = seat_of_locked_with_money(change, user)
     if mine is None:
         raise NotSeated(_("You are not seated at this table."))
     return mine
@@ -105,19 +106,20 @@ def _my_seat_with_money(table: Table, user: User) -> tuple[Seat, int]:
 @transaction.atomic
 def seat_top_up(*, table_id: int, user: User, amount: int, request_id: str) -> int:
     """Add table money between hands (not while dealt into a hand in play, nor at a closed table)."""
-    table = table_lock(table_id)
+    change = table_lock(table_id)
+    table = change.table
     if table.status != Table.Status.OPEN:
         raise PlayError(_("This table is closed."), code="closed")
-    _my_seat(table, user)
+    _my_seat(change, user)
     _active_check(user)
-    if _in_hand(table, user):
+    if _in_hand(change, user):
         raise PlayError(_("You can top up between hands."), code="in_hand")
     stake_check(user=user, amount=amount)  # the player's own loss limits and self-exclusion
     wallet.wallet_top_up(
         user=user, table_ref=table.wallet_ref, amount=amount,
         idempotency_key=f"topup:{table.pk}:{user.pk}:{request_id}", actor=user,
     )
-    table_touch(table)
+    table_touch(change)
     hand_start_after_commit(table.pk, hands_played=table.hands_played)
     return wallet_selectors.table_money(user=user, table_ref=table.wallet_ref)
 
@@ -126,15 +128,16 @@ def seat_top_up(*, table_id: int, user: User, amount: int, request_id: str) -> i
 def seat_sit_out(*, table_id: int, user: User, out: bool) -> Seat:
     """Sit out from the next hand (``out=False``: play again, also after sitting out away). A
     seat sitting out is stood up after GAMES_AWAY_STAND_UP_AFTER seconds (``away``)."""
-    table = table_lock(table_id)
-    seat = _my_seat(table, user)
+    change = table_lock(table_id)
+    table = change.table
+    seat = _my_seat(change, user)
     if seat.status == Seat.Status.LEAVING:
         raise PlayError(_("You are leaving this table."), code="leaving")
     status = Seat.Status.SITTING_OUT if out else Seat.Status.PLAYING
     if status != seat.status:
         seat.status, seat.sat_out_at = status, timezone.now() if out else None
         seat.save(update_fields=["status", "sat_out_at"])
-    table_touch(table)
+    table_touch(change)
     if not out:
         hand_start_after_commit(table.pk, hands_played=table.hands_played)
     return seat
@@ -144,21 +147,22 @@ def seat_sit_out(*, table_id: int, user: User, out: bool) -> Seat:
 def seat_leave(*, table_id: int, user: User) -> bool:
     """Leave: table money back to the wallet at once, or at the end of the hand (or, in the
     trio, of the set) when dealt in. Returns True when the player has left already."""
-    table = table_lock_for_change(table_id)  # a leave refused rolls back, the version's bump and all
-    seat, money = _my_seat_with_money(table, user)
-    game = table.stake_level.game
-    if _in_hand(table, user) or set_running(game, table.carry, user.pk):
+    change = table_lock(table_id, bump=True)  # a leave refused rolls back, the version's bump and all
+    table = change.table
+    seat, money = _my_seat_with_money(change, user)
+    game = change.level.game
+    if _in_hand(change, user) or set_running(game, table.carry, user.pk):
         seat.status = Seat.Status.LEAVING
         # Where presence matters (the trio), leaving mid-set counts as disconnecting:
         # auto-played to the end of the set.
         seat.disconnected = seat.disconnected or presence_matters(game)
         seat.save(update_fields=["status", "disconnected"])
-        table_seats_changed(table)
-        hand_player_left(table=table, user=user, leaving=True)
-        table_touch(table)
+        table_seats_changed(change)
+        hand_player_left(change=change, user=user, leaving=True)
+        table_touch(change)
         return False
-    seat_remove(table=table, seat=seat, reason="left", money=money)
-    table_touch(table)
+    seat_remove(change=change, seat=seat, reason="left", money=money)
+    table_touch(change)
     return True
 
 
@@ -182,20 +186,21 @@ def table_close(*, table_id: int, actor: User, reason: str) -> TableClosing:
        ``seat_remove`` (idempotent), each player told why.
     3. The hand in play, if any, finishes; its settlement (or void) cashes out the other seats.
     """
-    table = table_lock(table_id)
+    change = table_lock(table_id)
+    table = change.table
     if table.status != Table.Status.CLOSED:
         table.status, table.closed_at, table.closed_by, table.close_reason = (
             Table.Status.CLOSED, timezone.now(), actor, reason[:200],
         )
         table.save(update_fields=["status", "closed_at", "closed_by", "close_reason"])
-    hand = hand_active_locked(table)
+    hand = hand_active_locked(change)
     dealt = {p["user"] for p in hand.players} if hand is not None else set()
     cashed_out = amount = in_hand = 0
-    for seat, money in seats_locked_with_money(table):
+    for seat, money in seats_locked_with_money(change):
         if seat.user_id in dealt:
             in_hand += 1
             continue
-        amount += seat_remove(table=table, seat=seat, reason="table_closed", money=money)
+        amount += seat_remove(change=change, seat=seat, reason="table_closed", money=money)
         cashed_out += 1
-    table_touch(table)
+    table_touch(change)
     return TableClosing(cashed_out=cashed_out, amount=amount, in_hand=in_hand)

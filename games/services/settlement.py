@@ -19,6 +19,7 @@ from config.rows import execute
 from games.adapters import carry_after_removal, engine, house_lines, set_running
 from games.broadcast import notify_user
 from games.models import Hand
+from games.services.change import TableChange
 from games.services.sql import statements
 from games.services.store import (
     STATE_FIELDS,
@@ -40,7 +41,7 @@ log = logging.getLogger(__name__)
 ENDED_FIELDS = (*STATE_FIELDS, "status", "ledger_transaction_id", "finished_at", "result")
 
 
-def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
+def hand_settle(*, change: TableChange, hand: Hand, result: dict[str, Any]) -> None:
     """Post the hand's coins and save it with its outcome (table and hand rows locked by the
     caller, the hand carrying its final state).
 
@@ -51,6 +52,7 @@ def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
        for the next hand.
     3. Seats that asked to leave are cashed out (at a closed table, every seat).
     """
+    table = change.table
     deltas, lines = _deltas(hand, result), house_lines(hand.game, result)
     if result.get("void"):
         # A game our own outage interrupted: stakes returned, nothing moves (docs/RULES.md section 2).
@@ -62,16 +64,16 @@ def hand_settle(*, table: Table, hand: Hand, result: dict[str, Any]) -> None:
         )
         hand.status = Hand.Status.SETTLED
         hand.ledger_transaction_id = tx.pk
-        table_seats_moved(table, deltas)
+        table_seats_moved(change, deltas)
         hand_grant_flows_record(hand_id=hand.pk, deltas=deltas)
     hand.finished_at = timezone.now()
     hand.result = result
     hand.deadline = None
-    hand_save(hand, ENDED_FIELDS)
+    hand_save(change, hand, ENDED_FIELDS)
     hand_record_write(hand=hand, house_lines=lines)
     table.carry = {"engine": engine(hand.game).carry_over(hand.state), "players": [p["user"] for p in hand.players]}
-    table_save(table, ("carry",))
-    _release_leavers(table)
+    table_save(change, ("carry",))
+    _release_leavers(change)
     hand_ended_after_commit(hand)
 
 
@@ -87,7 +89,7 @@ def hand_ended_after_commit(hand: Hand) -> None:
     transaction.on_commit(ended, robust=True)
 
 
-def hand_void_settle(*, table: Table, hand: Hand, reason: str) -> None:
+def hand_void_settle(*, change: TableChange, hand: Hand, reason: str) -> None:
     """End a hand the platform voids (table and hand rows locked): nothing has moved, since
     coins move at settlement only, so every stake is where it was; no record joins the hash
     chain, but every dealt-in player gets a voided row in their history (``VoidedHandSeat``),
@@ -97,9 +99,9 @@ def hand_void_settle(*, table: Table, hand: Hand, reason: str) -> None:
     hand.deadline = None
     hand.version += 1
     hand.result = {"void": True, "reason": reason, "coins": [0] * len(hand.players)}
-    hand_save(hand, ENDED_FIELDS)
-    hand_void_seats_write(hand=hand, table=table, reason=reason)
-    _release_leavers(table)
+    hand_save(change, hand, ENDED_FIELDS)
+    hand_void_seats_write(hand=hand, table=change.table, reason=reason)
+    _release_leavers(change)
     hand_ended_after_commit(hand)
 
 
@@ -111,30 +113,31 @@ def _deltas(hand: Hand, result: dict[str, Any]) -> dict[int, int]:
     return deltas
 
 
-def _release_leavers(table: Table) -> None:
+def _release_leavers(change: TableChange) -> None:
     """Cash out the seats that asked to leave (unless bound to a running set, and then still
     if their player may no longer play), or at a closed table every seat: no hand is dealt
     there again."""
+    table = change.table
     if table.status == Table.Status.CLOSED:
-        for seat, money in seats_locked_with_money(table):
-            seat_remove(table=table, seat=seat, reason="table_closed", money=money)
+        for seat, money in seats_locked_with_money(change):
+            seat_remove(change=change, seat=seat, reason="table_closed", money=money)
         return
-    if not seats_leaving(table):
+    if not seats_leaving(change):
         return
-    game = table.stake_level.game
+    game = change.level.game
     bound = []
-    for seat, money in seats_locked_with_money(table):
+    for seat, money in seats_locked_with_money(change):
         if seat.status != Seat.Status.LEAVING:
             continue
         if set_running(game, table.carry, seat.user_id):
             bound.append((seat, money))
         else:
-            seat_remove(table=table, seat=seat, reason="left", money=money)
+            seat_remove(change=change, seat=seat, reason="left", money=money)
     if bound:
-        seats_barred_remove(table, bound)
+        seats_barred_remove(change, bound)
 
 
-def seats_barred_remove(table: Table, seats: list[tuple[Seat, int]]) -> int:
+def seats_barred_remove(change: TableChange, seats: list[tuple[Seat, int]]) -> int:
     """Cash out the seats (as ``store.seats_locked_with_money`` read them under the table's lock,
     with their players' standing: no statement more) whose player may not play now — banned,
     self-excluded or cooling off — each told why; in the trio their set ends there, as for a
@@ -145,21 +148,23 @@ def seats_barred_remove(table: Table, seats: list[tuple[Seat, int]]) -> int:
         return 0
     for seat, money in seats:
         if seat.user_id in barred:
-            seat_remove(table=table, seat=seat, reason=barred[seat.user_id], money=money)
+            seat_remove(change=change, seat=seat, reason=barred[seat.user_id], money=money)
+    table = change.table
     if table.carry:
-        kept = carry_after_removal(table.stake_level.game, table.carry)
+        kept = carry_after_removal(change.level.game, table.carry)
         if kept != table.carry:
             table.carry = kept
-            table_save(table, ("carry",))
+            table_save(change, ("carry",))
     return len(barred)
 
 
-def seat_remove(*, table: Table, seat: Seat, reason: str, money: int) -> int:
+def seat_remove(*, change: TableChange, seat: Seat, reason: str, money: int) -> int:
     """Cash the seat's table money out to the wallet and free the seat (table locked); the
     player is told why after commit. ``money``: the seat's table money as the caller read it
     with the seat (``store.seats_locked_with_money``, ``seat_of_locked_with_money``), under the
     table's lock: no coin of a seat moves without that lock."""
-    table_seat_gone(table, seat.user_id)
+    table = change.table
+    table_seat_gone(change, seat.user_id)
     if money > 0:
         wallet.wallet_cash_out(
             user=seat.user, table_ref=table.wallet_ref, amount=None,

@@ -23,6 +23,7 @@ from games import timers
 from games.adapters import engine
 from games.broadcast import broadcast_table
 from games.models import Clock, Hand, HandAction
+from games.services.change import TableChange
 from games.services.sql import (
     BREAKS,
     FRAME_SEAT_FIELDS,
@@ -47,31 +48,28 @@ SWEEPER_CLOCK = "sweeper"
 
 # --- tables ----------------------------------------------------------------------------------
 
-def table_lock(table_id: int) -> Table:
-    """Lock the table row: every change at a table is serialised on it. Its stake level is
-    read with it but not locked (tables of a level must not queue behind each other); its
-    current hand is read once the lock is held (a hand changes only under its table's lock)."""
-    sql = statements()
-    row = fetch_one(sql.table_lock, [table_id])
-    if row is None:
-        raise Table.DoesNotExist(f"no table {table_id}")
-    table = TABLE.load(row[: TABLE.width])
-    table.stake_level = LEVEL.load(row[TABLE.width :])
-    hand = None if table.current_hand_id is None else fetch_one(sql.hand, [table.current_hand_id])
-    table.current_hand = None if hand is None else HAND.load(hand)
-    return table
+def table_lock(table_id: int, *, bump: bool = False) -> TableChange:
+    """Lock the table row, the lock every change at a table is serialised on, and begin the
+    change: the table with its stake level (read, not locked: tables of a level must not queue
+    behind each other) and its current hand (read once the lock is held: read with the lock, a
+    hand changed by the transaction it waited for could be the old one).
 
-
-def table_lock_for_change(table_id: int) -> Table:
-    """Lock the table by bumping its version, for a request that changes the table if it is
-    applied (a refused one rolls back, bump and all), then read its stake level and current
-    hand: two statements where :func:`table_lock` and the :func:`table_touch` that follows
-    take three. (Read after the lock, the hand is the latest; read with the lock, a hand
-    changed by the transaction it waited for could be the old one.) On PostgreSQL the second
-    also reads the seats the change's state frames show (``seat_rows``), which a change that
-    moves no table money and no seat leaves as they are: the broadcast after commit needs no
-    query of its own (:func:`table_seats_changed` says when it does)."""
+    ``bump``: the request changes the table whenever it is applied (a refused one rolls back,
+    bump and all), so the lock is taken by bumping the version, which the change's
+    :func:`table_touch` then needs no statement for: two statements either way. On PostgreSQL
+    the second also reads the seats the change's state frames show (``seat_rows``), which a
+    change that moves no table money and no seat leaves as they are: the broadcast after commit
+    needs no query of its own (:func:`table_seats_changed` says when it does)."""
     sql = statements()
+    if not bump:
+        row = fetch_one(sql.table_lock, [table_id])
+        if row is None:
+            raise Table.DoesNotExist(f"no table {table_id}")
+        table = TABLE.load(row[: TABLE.width])
+        table.stake_level = LEVEL.load(row[TABLE.width :])
+        hand = None if table.current_hand_id is None else fetch_one(sql.hand, [table.current_hand_id])
+        table.current_hand = None if hand is None else HAND.load(hand)
+        return TableChange(table=table)
     row = fetch_one(sql.table_bump, [table_id])
     if row is None:
         raise Table.DoesNotExist(f"no table {table_id}")
@@ -86,96 +84,96 @@ def table_lock_for_change(table_id: int) -> Table:
     table.stake_level = LEVEL.load(row[: LEVEL.width])
     hand_end = LEVEL.width + HAND.width
     table.current_hand = None if row[LEVEL.width] is None else HAND.load(row[LEVEL.width : hand_end])
-    if with_seats:
-        table.seat_rows = [tuple(seat) for seat in orjson.loads(row[hand_end] or "[]")]  # type: ignore[attr-defined]
-    table.version_bumped = True  # type: ignore[attr-defined]  # the next table_touch has been done
-    return table
+    seat_rows = [tuple(seat) for seat in orjson.loads(row[hand_end] or "[]")] if with_seats else None
+    return TableChange(table=table, seat_rows=seat_rows, version_bumped=True)
 
 
-def table_seats_read(table: Table, seats: list[tuple[Seat, int]]) -> None:
+def table_seats_read(change: TableChange, seats: list[tuple[Seat, int]]) -> None:
     """The (locked) table's state frames show these seats, locked with their table money
     (:func:`seats_locked_with_money`), unless :func:`table_seats_changed` is said later: every
     seat of the table, read under the lock, and nothing else in the transaction changes them."""
-    table.seat_rows = [frame_seat_row(seat, money) for seat, money in seats]  # type: ignore[attr-defined]
+    change.seat_rows = [frame_seat_row(seat, money) for seat, money in seats]
 
 
-def table_seats_moved(table: Table, deltas: dict[int, int]) -> None:
+def table_seats_moved(change: TableChange, deltas: dict[int, int]) -> None:
     """The seats' table money moved by ``deltas`` (user id -> coins, a settlement's) in this
     transaction: the seats read for the state frames, if any, say so too."""
-    rows = getattr(table, "seat_rows", None)
+    rows = change.seat_rows
     if rows is not None:
         user, money = FRAME_SEAT_FIELDS.index("user_id"), FRAME_SEAT_FIELDS.index("table_money")
-        table.seat_rows = [  # type: ignore[attr-defined]
+        change.seat_rows = [
             (*row[:money], row[money] + deltas.get(row[user], 0), *row[money + 1:]) for row in rows
         ]
 
 
-def table_seat_gone(table: Table, user_id: int) -> None:
+def table_seat_gone(change: TableChange, user_id: int) -> None:
     """The player's seat at the (locked) table is freed in this transaction, its table money
     cashed out: the seats read for the state frames, if any, say so too (the others are as
     they were)."""
-    rows = getattr(table, "seat_rows", None)
+    rows = change.seat_rows
     if rows is not None:
         user = FRAME_SEAT_FIELDS.index("user_id")
-        table.seat_rows = [row for row in rows if row[user] != user_id]  # type: ignore[attr-defined]
+        change.seat_rows = [row for row in rows if row[user] != user_id]
 
 
-def table_seats_changed(table: Table) -> None:
+def table_seats_changed(change: TableChange) -> None:
     """The (locked) table's seats or their table money change in this transaction: its state
-    frames read them again after commit (not the ones :func:`table_lock_for_change` read)."""
-    table.seat_rows = None  # type: ignore[attr-defined]
+    frames read them again after commit (not the ones :func:`table_lock` read)."""
+    change.seat_rows = None
 
 
-def table_touch(table: Table) -> int:
+def table_touch(change: TableChange) -> int:
     """Bump the (locked) table's version and broadcast the new state after commit, once
     however many times a transaction touches the table."""
-    if getattr(table, "version_bumped", False):
-        table.version_bumped = False  # type: ignore[attr-defined]  # bumped by table_lock_for_change
+    table = change.table
+    if change.version_bumped:
+        change.version_bumped = False  # bumped by table_lock or table_save
     else:
         execute(statements().table_bump_only, [table.pk])
         table.version += 1  # the row is locked: the copy in memory is the row
     table_id, version = table.pk, table.version
-    # Of the broadcasts a transaction queued for this table (this copy of its row), only the
-    # one for its last touch runs, built from the table as the transaction left it.
-    table.broadcast_version = version  # type: ignore[attr-defined]
+    # Of the broadcasts a change queued, only the one for its last touch runs, built from the
+    # table and seats as the transaction left them.
+    change.broadcast_version = version
 
     def broadcast() -> None:
-        if getattr(table, "broadcast_version", None) == version:
-            broadcast_table(table_id, table)
+        if change.broadcast_version == version:
+            broadcast_table(table_id, table, change.seat_rows)
 
     transaction.on_commit(broadcast, robust=True)
     return version
 
 
-def table_save(table: Table, fields: tuple[str, ...], *, touch: bool = False) -> None:
+def table_save(change: TableChange, fields: tuple[str, ...], *, touch: bool = False) -> None:
     """Write these fields of the (locked) table in one statement (``touch``: with the version
     bump of the :func:`table_touch` that is to follow)."""
-    bump = touch and not getattr(table, "version_bumped", False)
+    table = change.table
+    bump = touch and not change.version_bumped
     execute(update_by_id(TABLE, fields, bump=bump), [*TABLE.params(table, fields), table.pk])
     if bump:
         table.version += 1
-        table.version_bumped = True  # type: ignore[attr-defined]  # the next table_touch has been done
+        change.version_bumped = True  # the next table_touch has been done
 
 
-def seats_leaving(table: Table) -> bool:
+def seats_leaving(change: TableChange) -> bool:
     """Whether any seat at the (locked) table is leaving: from the seats this change read
     (``seat_rows``), else read without building seats."""
-    rows = getattr(table, "seat_rows", None)
+    rows = change.seat_rows
     if rows is not None:
         status = FRAME_SEAT_FIELDS.index("status")
         return any(row[status] == Seat.Status.LEAVING for row in rows)
-    return fetch_one(statements().seat_leaving, [table.pk, Seat.Status.LEAVING]) is not None
+    return fetch_one(statements().seat_leaving, [change.table.pk, Seat.Status.LEAVING]) is not None
 
 
-def seats_locked(table: Table) -> list[Seat]:
+def seats_locked(change: TableChange) -> list[Seat]:
     """The (locked) table's seats in order, locked, each with its player."""
-    return [seat for seat, _money in seats_locked_with_money(table)]
+    return [seat for seat, _money in seats_locked_with_money(change)]
 
 
-def seats_locked_with_money(table: Table) -> list[tuple[Seat, int]]:
+def seats_locked_with_money(change: TableChange) -> list[tuple[Seat, int]]:
     """:func:`seats_locked`, each seat with its player's table money, in one statement; each
     player's breaks from play come with it (``user.play_limits``, as ``select_related`` loads it)."""
-    seats = []
+    seats, table = [], change.table
     for row in SEATS_LOCKED.rows(table_id=table.pk, table_ref=table.wallet_ref):
         seat = SEAT.load(row[: SEAT.width])
         seat.user = USER.load(row[SEAT.width : SEAT.width + USER.width])
@@ -185,10 +183,11 @@ def seats_locked_with_money(table: Table) -> list[tuple[Seat, int]]:
     return seats
 
 
-def seat_of_locked_with_money(table: Table, user: User) -> tuple[Seat, int] | None:
+def seat_of_locked_with_money(change: TableChange, user: User) -> tuple[Seat, int] | None:
     """The player's seat at the (locked) table, locked, with its table money; None when the
     player has no seat there. One seat, not the table's: a request about one's own seat reads
     only that (no other seat changes without the table's lock)."""
+    table = change.table
     rows = SEAT_OF_LOCKED.rows(table_id=table.pk, user_id=user.pk, table_ref=table.wallet_ref)
     if not rows:
         return None
@@ -199,23 +198,23 @@ def seat_of_locked_with_money(table: Table, user: User) -> tuple[Seat, int] | No
 
 # --- hands -----------------------------------------------------------------------------------
 
-def hand_active_locked(table: Table) -> Hand | None:
+def hand_active_locked(change: TableChange) -> Hand | None:
     """The hand in play at the locked table (:func:`table_lock` read it with the table)."""
-    hand = table.current_hand
+    hand = change.hand
     return hand if hand is not None and hand.status == Hand.Status.ACTIVE else None
 
 
-def hand_locked_with_table(hand_id: int) -> tuple[Table, Hand] | None:
-    """Lock a hand's table row (the lock every change at a table takes) and return it with
-    the hand; None when there is no such hand."""
+def hand_locked_with_table(hand_id: int) -> tuple[TableChange, Hand] | None:
+    """Lock a hand's table row (:func:`table_lock`, the lock every change at a table takes)
+    and return the change with the hand; None when there is no such hand."""
     row = fetch_one(statements().hand_table, [hand_id])
     if row is None:
         return None
-    table = table_lock(row[0])
-    hand = table.current_hand
+    change = table_lock(row[0])
+    hand = change.hand
     if hand is not None and hand.pk == hand_id:
-        return table, hand
-    return table, Hand.objects.get(pk=hand_id)  # an older hand: only ever found finished
+        return change, hand
+    return change, Hand.objects.get(pk=hand_id)  # an older hand: only ever found finished
 
 
 def hand_phase_current(hand_id: int, phase_seq: int) -> bool:
@@ -243,13 +242,13 @@ def hand_state_set(hand: Hand, state: dict[str, Any]) -> None:
 STATE_FIELDS = ("state", "version", "phase_seq", "deadline", "action_count", "leavers")
 
 
-def hand_state_store(hand: Hand, state: dict[str, Any]) -> None:
+def hand_state_store(change: TableChange, hand: Hand, state: dict[str, Any]) -> None:
     """Save a new engine state of a hand still in play; when its phase or deadline changed,
     arm the new phase's timer after commit (an action within a phase arms nothing: its timer
     is already set, games/timers.py)."""
     armed = (hand.phase_seq, hand.deadline)
     hand_state_set(hand, state)
-    hand_save(hand, STATE_FIELDS)
+    hand_save(change, hand, STATE_FIELDS)
     if (hand.phase_seq, hand.deadline) != armed:
         hand_timer_arm(hand)
 
@@ -264,11 +263,11 @@ def hand_insert(hand: Hand) -> Hand:
     return hand
 
 
-def hand_save(hand: Hand, fields: tuple[str, ...]) -> None:
-    """Write these fields of the (locked) hand in one statement, with the actions logged since
-    its last save (:func:`action_log`)."""
+def hand_save(change: TableChange, hand: Hand, fields: tuple[str, ...]) -> None:
+    """Write these fields of the (locked) hand in one statement, with the actions the change
+    logged for it since its last save (:func:`action_log`)."""
     params = [*HAND.params(hand, fields), hand.pk]
-    logged = hand.__dict__.pop("actions_unsaved", None)
+    logged = change.actions_unsaved.pop(hand.pk, None)
     if logged:
         execute(update_with_actions(HAND, fields, len(logged)), [*itertools.chain.from_iterable(logged), *params])
     else:
@@ -283,7 +282,8 @@ def hand_timer_arm(hand: Hand) -> None:
 
 
 def action_log(
-    hand: Hand, *, seat: int | None, user: User | None, action: dict[str, Any], client_id: str | None, auto: bool
+    change: TableChange, hand: Hand, *, seat: int | None, user: User | None, action: dict[str, Any],
+    client_id: str | None, auto: bool,
 ) -> None:
     """Append an action to the hand's log, stamped with the version it leads to. The hand's
     ``action_count`` goes up in memory: the caller saves the hand (as every change does), and on
@@ -294,7 +294,7 @@ def action_log(
     user_id = None if user is None else user.pk
     row = [hand.pk, hand.action_count, seat, user_id, json_param(action), client_id, auto, at, hand.version + 1]
     if connection.vendor == "postgresql":
-        hand.__dict__.setdefault("actions_unsaved", []).append(row)
+        change.actions_unsaved.setdefault(hand.pk, []).append(row)
     else:
         execute(statements().action_insert, row)
 

@@ -23,11 +23,12 @@ from games.models import Clock, Hand
 from games.presence import presence_read, presence_start
 from games.services import watchdog
 from games.services.away import seats_away_sweep
+from games.services.change import TableChange
 from games.services.hands import hand_advance
 from games.services.presence import seat_disconnected, seat_reconnect
 from games.services.requests import client_requests_prune
 from games.services.store import SWEEPER_CLOCK, hand_locked_with_table
-from tables.models import Seat, Table
+from tables.models import Seat
 
 log = logging.getLogger(__name__)
 
@@ -99,24 +100,24 @@ def _extend(hand_id: int, gap: timedelta) -> int:
     locked = hand_locked_with_table(hand_id)
     if locked is None:
         return 0
-    table, hand = locked
+    change, hand = locked
     if hand.status != Hand.Status.ACTIVE or hand.deadline is None:
         return 0
     if void_on_outage(hand.game):
-        return _void(table, hand)
+        return _void(change, hand)
     # Every engine keeps its phase deadline in state["deadline"] (games/engine/protocol.py).
     state = {**hand.state, "deadline": hand.state["deadline"] + gap.total_seconds()}
-    hand_advance(table, hand, state)
+    hand_advance(change, hand, state)
     return 1
 
 
-def _void(table: Table, hand: Hand) -> int:
+def _void(change: TableChange, hand: Hand) -> int:
     """The rule of games whose hands our own outage interrupted: voided, stakes returned."""
     game_engine = engine(hand.game)
     if not isinstance(game_engine, Voidable):  # the contract: an engine with void_on_outage has void()
         raise TypeError(f"{hand.game}: void_on_outage is set but the engine has no void()")
     state, _events = game_engine.void(hand.state)
-    hand_advance(table, hand, state)
+    hand_advance(change, hand, state)
     return 1
 
 

@@ -28,7 +28,7 @@ from games.broadcast import broadcast_table
 from games.models import Hand, Repair
 from games.sent import sent_versions
 from games.services.hands import hand_expire, hand_start_if_ready, hand_void
-from tables.models import Seat, Table
+from tables.models import Seat, StakeLevel, Table
 
 log = logging.getLogger(__name__)
 
@@ -127,26 +127,28 @@ def watch_deals(now: datetime) -> int:
             last_finished=Subquery(last_finished),
         )
         .filter(playing__gte=2)
-        .select_related("stake_level")
+        .values_list("pk", "stake_level_id", "playing", "last_joined", "last_finished")
     )
+    rows = list(idle)
+    levels = StakeLevel.objects.in_bulk({level_id for _t, level_id, *_rest in rows})
     dealt = 0
-    for table in list(idle):
-        if table.playing < player_limits(table.stake_level)[0]:  # type: ignore[attr-defined]
+    for table_id, level_id, playing, last_joined, last_finished in rows:
+        if playing < player_limits(levels[level_id])[0]:
             continue
-        since, pause = table.last_finished, settings.GAMES_NEXT_HAND_DELAY  # type: ignore[attr-defined]
+        since, pause = last_finished, settings.GAMES_NEXT_HAND_DELAY
         if since is None:
-            since, pause = table.last_joined, settings.GAMES_START_DELAY  # type: ignore[attr-defined]
+            since, pause = last_joined, settings.GAMES_START_DELAY
         overdue = (now - since).total_seconds() - pause
         if overdue < grace:
             continue
         try:
-            hand = hand_start_if_ready(table_id=table.pk)
+            hand = hand_start_if_ready(table_id=table_id)
         except Exception:
-            log.exception("watchdog could not deal at table %s", table.pk)
+            log.exception("watchdog could not deal at table %s", table_id)
             continue
         if hand is not None:
             repair_note(Repair.Kind.MISSED_DEAL, f"the next hand was due {overdue:.1f} s ago and nothing had dealt "
-                        "it", table_id=table.pk, hand_id=hand.pk)
+                        "it", table_id=table_id, hand_id=hand.pk)
             dealt += 1
     return dealt
 

@@ -37,16 +37,11 @@ def _players(hand: Hand) -> list[dict[str, Any]]:
     ]
 
 
-def hand_record_write(
-    *, hand: Hand, house_lines: Mapping[str, int] | None = None, table: Table | None = None
-) -> HandRecord:
+def hand_record_write(*, hand: Hand, house_lines: Mapping[str, int] | None = None) -> HandRecord:
     """Write the immutable record of a settled hand (called by ``games.services.settlement``).
 
     ``house_lines`` is the house's side of the settlement as the settlement posted it; it is
-    needed to write a new record (a hand already recorded is returned without it). ``table``
-    (optional) is the hand's table as the caller holds it, locked, with its stake level read
-    (``select_related``): the record then takes the table's and the level's names from it
-    instead of reading them again.
+    needed to write a new record (a hand already recorded is returned without it).
 
     1. Idempotent: a hand already recorded returns its record.
     2. The caller holds the table's row lock, so reading the table's last record and
@@ -61,23 +56,22 @@ def hand_record_write(
     ``atomic`` block is marked for rollback (the failed statement has aborted the transaction).
     """
     if connection.vendor != "postgresql":
-        return _write_orm(hand, house_lines, table)
+        return _write_orm(hand, house_lines)
     if connection.in_atomic_block:
-        return _write_sql(hand, house_lines, table)
+        return _write_sql(hand, house_lines)
     with transaction.atomic():
-        return _write_sql(hand, house_lines, table)
+        return _write_sql(hand, house_lines)
 
 
 @transaction.atomic
-def _write_orm(hand: Hand, house_lines: Mapping[str, int] | None, table: Table | None) -> HandRecord:
+def _write_orm(hand: Hand, house_lines: Mapping[str, int] | None) -> HandRecord:
     """The steps one query each (SQLite)."""
     existing = HandRecord.objects.filter(hand_id=hand.pk).first()
     if existing is not None:
         return existing
     if house_lines is None:
         raise ValueError(f"hand {hand.pk} is not recorded yet: its house lines are needed to record it")
-    if table is None or not _holds_level(table):
-        table = Table.objects.select_related("stake_level").get(pk=hand.table_id)
+    table = Table.objects.select_related("stake_level").get(pk=hand.table_id)
     last = HandRecord.objects.filter(table=table).order_by("-chain_seq").values_list("chain_seq", "hash").first()
     seq, prev = (last[0] + 1, last[1]) if last else (1, GENESIS)
     level = table.stake_level
@@ -94,24 +88,19 @@ def _write_orm(hand: Hand, house_lines: Mapping[str, int] | None, table: Table |
     return record
 
 
-def _holds_level(table: Table | None) -> bool:
-    """Whether the caller's table came with its stake level (``select_related``)."""
-    return table is not None and Table.stake_level.is_cached(table)
-
-
 def _seats(hand: Hand) -> list[tuple[int, int]]:
     """Each hand seat's (user, net coins)."""
     coins = (hand.result or {}).get("coins") or [0] * len(hand.players)
     return [(p["user"], int(c)) for p, c in zip(hand.players, coins, strict=True)]
 
 
-# Everything the record needs, in one statement; ``{table}``: the table's and its level's names
-# when the caller does not hold them.
+# Everything the record needs, in one statement, the table's and its level's names with it.
 _READ = """
 SELECT
     (SELECT id FROM history_handrecord WHERE hand_id = %(hand)s),
     last.chain_seq, last.hash,
-    action.seqs, action.seats, action.users, action.ats, action.autos, action.actions{table_columns}
+    action.seqs, action.seats, action.users, action.ats, action.autos, action.actions,
+    held.name, held.stake_level_id, held.level_name, held.mode
 FROM (SELECT
         array_agg(seq ORDER BY seq) AS seqs, array_agg(seat ORDER BY seq) AS seats,
         array_agg(user_id ORDER BY seq) AS users, array_agg(at ORDER BY seq) AS ats,
@@ -120,17 +109,12 @@ FROM (SELECT
 ) AS action
 LEFT JOIN LATERAL (
     SELECT chain_seq, hash FROM history_handrecord WHERE table_id = %(table)s ORDER BY chain_seq DESC LIMIT 1
-) AS last ON true{table_join}
-"""
-_READ_HELD = _READ.format(table_columns="", table_join="")
-_READ_TABLE = _READ.format(
-    table_columns=", held.name, held.stake_level_id, held.level_name, held.mode",
-    table_join="""
+) AS last ON true
 LEFT JOIN LATERAL (
     SELECT t.name, t.stake_level_id, l.name AS level_name, l.mode
     FROM tables_table AS t JOIN tables_stakelevel AS l ON l.id = t.stake_level_id WHERE t.id = %(table)s
-) AS held ON true""",
-)
+) AS held ON true
+"""
 
 _INSERT = """
 WITH record AS (
@@ -148,23 +132,18 @@ SELECT id FROM record
 """
 
 
-def _write_sql(hand: Hand, house_lines: Mapping[str, int] | None, table: Table | None) -> HandRecord:
-    held = table if _holds_level(table) else None
+def _write_sql(hand: Hand, house_lines: Mapping[str, int] | None) -> HandRecord:
     with transaction.mark_for_rollback_on_error(), connection.cursor() as cursor:
-        cursor.execute(_READ_HELD if held else _READ_TABLE, {"hand": hand.pk, "table": hand.table_id})
+        cursor.execute(_READ, {"hand": hand.pk, "table": hand.table_id})
         row = cursor.fetchone()
     existing, last_seq, last_hash, *action_columns = row[:9]
     if existing is not None:
         return HandRecord.objects.get(pk=existing)
     if house_lines is None:
         raise ValueError(f"hand {hand.pk} is not recorded yet: its house lines are needed to record it")
-    if held is not None:
-        level = held.stake_level
-        names = (held.name, level.pk, level.name, level.mode)
-    else:
-        if row[9] is None:
-            raise Table.DoesNotExist(f"no table {hand.table_id}")
-        names = tuple(row[9:13])
+    if row[9] is None:
+        raise Table.DoesNotExist(f"no table {hand.table_id}")
+    names = tuple(row[9:13])
     seq, prev = (last_seq + 1, last_hash) if last_seq is not None else (1, GENESIS)
     canonical, digest = _seal(hand, names, _action_rows(*action_columns), house_lines, seq, prev)
     seats = _seats(hand)

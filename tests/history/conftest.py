@@ -98,11 +98,11 @@ class Live:
             seat = self.rng.randrange(3)
             user = self.by_id(hand.players[seat]["user"])
             with transaction.atomic():  # as presence calls them: the table locked
-                table = table_lock(self.table.pk)
+                change = table_lock(self.table.pk)
                 if hand.state["seats"][seat]["connected"]:
-                    hand_player_left(table=table, user=user)
+                    hand_player_left(change=change, user=user)
                 else:
-                    hand_player_back(table=table, user=user)
+                    hand_player_back(change=change, user=user)
         elif seats and self.rng.random() >= auto_rate:
             seat = self.rng.choice(seats)
             hand_act(table_id=self.table.pk, user=self.by_id(hand.players[seat]["user"]),

@@ -55,13 +55,11 @@ def _as_first_written(hand: Hand, seq: int, prev: str) -> tuple[str, str]:
 
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    """The settlement's record writes, their statements, and whether the caller's table is passed."""
-    seen: dict[str, Any] = {"statements": [], "with_table": False}
+    """The settlement's record writes and their statements."""
+    seen: dict[str, Any] = {"statements": []}
     real = services.hand_record_write
 
     def write(**kwargs: Any) -> HandRecord:
-        if seen["with_table"]:
-            kwargs["table"] = Table.objects.select_related("stake_level").get(pk=kwargs["hand"].table_id)
         with CaptureQueriesContext(connection) as ctx:
             record = real(**kwargs)
         seen["statements"].append([q["sql"] for q in ctx.captured_queries])
@@ -71,12 +69,10 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     return seen
 
 
-@pytest.mark.parametrize("with_table", [False, True], ids=["read", "callers-table"])
 @pytest.mark.parametrize("game,mode,players", CASES)
 def test_records_are_the_text_and_hash_the_first_way_of_writing_gave(
-    game: str, mode: str, players: int, with_table: bool, live: Any, counted: dict[str, Any]
+    game: str, mode: str, players: int, live: Any, counted: dict[str, Any]
 ) -> None:
-    counted["with_table"] = with_table
     table = live(game, mode, players, seed=players + 20)
     hands = table.play(3)
     records = records_of(table.table)
@@ -115,7 +111,7 @@ def test_a_recorded_hand_is_returned_and_nothing_is_written_again(live: Any) -> 
     table = live("samgong", "banker_bid", 4, seed=32)
     hand = table.play(1)[0]
     first = HandRecord.objects.get(hand=hand)
-    again = services.hand_record_write(hand=hand, table=Table.objects.select_related("stake_level").get(pk=hand.table_id))
+    again = services.hand_record_write(hand=hand)
     assert again == first and again.canonical == first.canonical
     assert HandRecord.objects.filter(table=table.table).count() == 1
     with pytest.raises(ValueError, match="house lines are needed"):

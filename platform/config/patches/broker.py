@@ -20,7 +20,7 @@ its row "a timer task sent": about 240 µs of CPU with the client kept). Written
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -33,6 +33,7 @@ WRITTEN_FOR = {"kombu": "5.7.0", "redis": "8.1.0"}
 
 class Channel(kombu_redis.Channel):
     _publish_client: Any = None
+    _create_client: Callable[[], Any]  # kombu's own, untyped
 
     @contextmanager
     def conn_or_acquire(self, client: Any = None) -> Iterator[Any]:
@@ -44,7 +45,7 @@ class Channel(kombu_redis.Channel):
             yield client
             return
         if self._publish_client is None or self._publish_client.connection_pool is not self.pool:
-            self._publish_client = self._create_client()  # type: ignore[attr-defined]  # kombu's own, untyped
+            self._publish_client = self._create_client()
         yield self._publish_client
 
     def _connparams(self, asynchronous: bool = False) -> dict[str, Any]:

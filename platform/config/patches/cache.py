@@ -12,6 +12,7 @@ notices a fork. Written against Django's ``RedisCacheClient._get_connection_pool
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
@@ -22,15 +23,19 @@ WRITTEN_FOR = {"Django": "5.2.19", "redis": "8.1.0"}
 
 
 class RedisCacheClient(DjangoRedisCacheClient):
+    # Django's own, untyped
+    _get_connection_pool: Callable[[bool], Any]
+    _client: Callable[..., Any]
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]  # Django's own, untyped
+        pool = self._get_connection_pool(write)
         client = self._clients.get(id(pool))
         if client is None:
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)
         return client
 
 

@@ -1,5 +1,5 @@
-"""Concurrent requests at one table are serialised on the table row: nothing is lost or
-applied twice."""
+"""Concurrent requests at one table are serialised on the table row (games/services/store.py):
+nothing is lost or applied twice."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from django.db import close_old_connections
 from games.engine.cards import cards_str
 from games.engine.thirteen.arrange import arrange
 from games.models import Hand, HandAction
+from games.protocol import Message
 from games.services import seating
+from games.services.commands import dispatch
 from games.services.errors import PlayError
 from games.services.hands import hand_act, hand_start_if_ready
 
@@ -85,9 +87,8 @@ def test_one_seat_submitting_twice_at_once_is_applied_once(funded, table_for):
 def test_the_same_request_id_racing_is_applied_once(funded, table_for):
     table, users, hand = _dealt_table(funded, table_for)
     action = _rows(hand, 0)
-    results = _race(*[
-        (lambda: hand_act(table_id=table.pk, user=users[0], action=action, client_id="same")) for _ in range(4)
-    ])
+    message = Message(type="action", id="same", data={"action": action})
+    results = _race(*[(lambda: dispatch(table.pk, users[0], message)) for _ in range(4)])
     statuses = sorted(r["status"] if isinstance(r, dict) else r.code for r in results)
     assert statuses.count("applied") == 1
     assert set(statuses) <= {"applied", "duplicate"}

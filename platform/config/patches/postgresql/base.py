@@ -10,6 +10,7 @@ Written against Django's private ``DatabaseWrapper._connection_pools`` and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
@@ -23,6 +24,10 @@ WRITTEN_FOR = {"Django": "5.2.19", "psycopg-pool": "3.3.3"}
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    # Django's, untyped: its pools per process, and what it runs on each new connection
+    _connection_pools: dict[str, Any]
+    _configure_connection: Callable[..., Any]
+
     @property
     def pool(self) -> Any:
         """Django's pool (``OPTIONS["pool"]``), made as Django makes it but with
@@ -30,7 +35,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         options = self.settings_dict["OPTIONS"].get("pool")
         if self.alias == NO_DB_ALIAS or not options:
             return None
-        pools: dict[str, Any] = self._connection_pools  # type: ignore[attr-defined]  # Django's, per process
+        pools = self._connection_pools
         if self.alias not in pools:
             if self.settings_dict.get("CONN_MAX_AGE", 0) != 0:
                 raise ImproperlyConfigured("Pooling doesn't support persistent connections.")
@@ -38,7 +43,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
             kwargs = self.get_connection_params()
             kwargs["autocommit"] = True  # as Django opens them; it sets autocommit itself later
-            configure = self._configure_connection  # type: ignore[attr-defined]  # Django's
+            configure = self._configure_connection
             pool = ConnectionPool(
                 kwargs=kwargs, open=False, configure=configure, check=check_if_idle,
                 **({} if options is True else options),
