@@ -21,10 +21,10 @@ def test_a_dealt_in_player_leaving_is_kept_as_a_leaver_and_an_onlooker_changes_n
     hand = hand_start_if_ready(table_id=table.pk)
     version = hand.version
     with transaction.atomic():
-        hand_player_left(table=table_lock(table.pk), user=onlooker, leaving=True)
+        hand_player_left(change=table_lock(table.pk), user=onlooker, leaving=True)
     hand.refresh_from_db()
     assert hand.leavers == [] and hand.version == version
     with transaction.atomic():
-        hand_player_left(table=table_lock(table.pk), user=users[2], leaving=True)
+        hand_player_left(change=table_lock(table.pk), user=users[2], leaving=True)
     hand.refresh_from_db()
     assert hand.leavers == [users[2].pk]
