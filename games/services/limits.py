@@ -256,6 +256,37 @@ async def connection_release_async(*, user_id: int | str, channel: str) -> None:
     await _store().arelease(user_id, channel)
 
 
+# --- refusals told ---------------------------------------------------------------------------
+
+_told: dict[str, float] = {}
+
+
+def refusal_told_recently(*, owner: str) -> bool:
+    """Whether this process told the signed-out ``owner`` (:func:`address_owner`) within
+    ``GAMES_WS_REFUSAL_QUIET`` seconds that it is past its connection limit: then a further
+    refusal is a close before the handshake completes (HTTP 403), with no frame to build."""
+    told = _told.get(owner)
+    return told is not None and time.time() - told < settings.GAMES_WS_REFUSAL_QUIET
+
+
+def refusal_note(*, owner: str) -> None:
+    """Remember that ``owner`` was told now: at most 4096 addresses, expired ones dropped
+    first, then the longest known."""
+    now = time.time()
+    if len(_told) >= 4096:
+        quiet = settings.GAMES_WS_REFUSAL_QUIET
+        for stale in [o for o, t in _told.items() if now - t >= quiet]:
+            del _told[stale]
+        while len(_told) >= 4096:
+            del _told[next(iter(_told))]
+    _told[owner] = now
+
+
+def refusals_forget() -> None:
+    """Forget every refusal told (a test's fresh start)."""
+    _told.clear()
+
+
 # --- expensive requests ----------------------------------------------------------------------
 
 def request_allowance(*, user_id: int, name: str, limit: int, window: float) -> float | None:
