@@ -90,9 +90,6 @@ class TableConsumer(LocalizedWebsocketConsumer):
         self.away = False  # the last frame sent showed this player's seat away
         # The slot first: a socket past its count is refused without database or group work.
         claimed = await self._claim_slot()
-        if not claimed and self.user_id is None and limits.refusal_told_recently(owner=str(self.slot_owner)):
-            await self.close(code=CLOSE_TOO_MANY_CONNECTIONS)  # before accepting: HTTP 403, nothing built
-            return
         if claimed and not await in_db_thread(_table_exists, self.table_id):
             await self._release_slot()
             await self.close(code=CLOSE_NO_TABLE)

@@ -73,6 +73,11 @@ class _Local:
     async def aclaim(self, user_id: int | str, channel: str, limit: int, ttl: float) -> bool:
         return self.claim(user_id, channel, limit, ttl)  # memory only: nothing to wait for
 
+    async def afull(self, user_id: int | str, limit: int) -> bool:
+        now = time.time()
+        with self.lock:
+            return sum(t > now for t in self.slots.get(user_id, {}).values()) >= limit
+
     def release(self, user_id: int | str, channel: str) -> None:
         with self.lock:
             self.slots.get(user_id, {}).pop(channel, None)
@@ -137,6 +142,14 @@ class _Redis:
                 return bool(await client.eval(_CLAIM, 1, key, *args))
         except self.errors as exc:
             return bool(_unreachable(exc, True))
+
+    async def afull(self, user_id: int | str, limit: int) -> bool:
+        """Whether the user's live slots number ``limit`` already (one read; not full while Redis
+        cannot be reached)."""
+        try:
+            return int(await loop_client(self.url, timeout=1).zcount(_slot_key(user_id), time.time(), "+inf")) >= limit
+        except self.errors as exc:
+            return bool(_unreachable(exc, False))
 
     def release(self, user_id: int | str, channel: str) -> None:
         self._allowing(lambda: self.client.zrem(_slot_key(user_id), channel), None)
@@ -210,6 +223,14 @@ async def connection_claim_async(*, user_id: int | str, channel: str) -> bool:
     if not _on():
         return True
     return await _store().aclaim(user_id, channel, connection_limit(user_id), settings.GAMES_WS_SLOT_TTL)
+
+
+async def connection_full_async(*, user_id: int | str) -> bool:
+    """Whether the user (or signed-out address) has every connection it may keep open already,
+    read without claiming one."""
+    if not _on():
+        return False
+    return await _store().afull(user_id, connection_limit(user_id))
 
 
 def address_owner(address: str) -> str:
