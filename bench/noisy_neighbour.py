@@ -46,7 +46,7 @@ def _targets(tables: int) -> tuple[str, list[int]]:
     """The exporting account's session (the first bot: a player with a long history) and the
     run's tables (the newest ``tables``, opened by the bots before they made the mark)."""
     from accounts.models import User
-    from games.bots.fleet import session_for
+    from bench.harness.fleet import session_for
     from tables.models import Table
 
     user = User.objects.filter(username__startswith="bot-").order_by("username").first()

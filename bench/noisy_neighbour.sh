@@ -46,7 +46,7 @@ for port in $port1 $port2; do
   for _ in $(seq 1 60); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.5; done
   curl -fs "http://127.0.0.1:$port/healthz" >/dev/null || { echo "the server on port $port did not start"; exit 1; }
 done
-bots=(.venv/bin/python manage.py bots --tables "$tables" --hands "$hands" --url ws://127.0.0.1:$port1
+bots=(.venv/bin/python -m bench.harness bots --tables "$tables" --hands "$hands" --url ws://127.0.0.1:$port1
       --url ws://127.0.0.1:$port2 --origin http://127.0.0.1:$port1 --procs "${BOT_PROCS:-2}" --ramp "${RAMP:-0}")
 echo "== quiet: $tables tables, $hands hands each"
 "${bots[@]}" --json "$tmp/quiet.json"

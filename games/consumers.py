@@ -30,6 +30,7 @@ from games.frames import frame_for
 from games.groups import register_loop
 from games.presence import Also
 from games.protocol import BadMessage, Message, parse
+from games.public_frames import public_frame_keep, public_frame_newest
 from games.sent import sent_version_async
 from games.services import commands, hints, limits
 from games.services.errors import PlayError
@@ -151,6 +152,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
         else:
             message = _("Too many table connections from your address (%(n)d): close one, or log in.") % {
                 "n": settings.GAMES_WS_CONNECTIONS_PER_ADDRESS}
+            limits.refusal_note(owner=str(self.slot_owner))
         await self._error(None, "too_many_connections", message)
         await self.close(code=CLOSE_TOO_MANY_CONNECTIONS)
 
@@ -256,8 +258,18 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await self._send({"type": "ack", "id": message.id, "for": message.type, **reply})
 
     async def _send_snapshot(self) -> None:
-        frame = await in_db_thread(frame_for, self.table_id, self.user_id)
-        await self._send_state(frame, force=True)
+        if self.user_id is not None:
+            await self._send_state(await in_db_thread(frame_for, self.table_id, self.user_id), force=True)
+            return
+        # A spectator's snapshot is the table's public frame: the newest this process holds when
+        # it is as new as the last broadcast (games/public_frames.py), else read and kept.
+        kept = public_frame_newest(table_id=self.table_id, at_least=await _sent_version(self.table_id))
+        if kept is None:
+            frame = await in_db_thread(frame_for, self.table_id, None)
+            kept = int(frame["version"]), json_text(frame)
+            public_frame_keep(table_id=self.table_id, version=kept[0], text=kept[1])
+        self.version = max(self.version, kept[0])
+        await self._send_text(kept[1])
 
     async def _send_state(self, frame: dict[str, Any], force: bool = False) -> None:
         """Versions only go forward on a connection: a frame older than one already sent
@@ -299,7 +311,10 @@ class TableConsumer(LocalizedWebsocketConsumer):
         """A change's state frames (``games.broadcast.frames_event``): this user's own frame if
         the change has one, else the public one, sent as it came (encoded once by its sender);
         a frame older than one already sent is dropped (``_send_state``)."""
-        if event["table"] != self.table_id or event["version"] < self.version:
+        if event["table"] != self.table_id:
+            return
+        public_frame_keep(table_id=self.table_id, version=event["version"], text=event["public"])
+        if event["version"] < self.version:
             return
         text, away = event["public"], False
         if self._authenticated:
@@ -343,8 +358,13 @@ async def _heartbeat(
     hear of it."""
     if user is not None:
         return await seat_heartbeat_async(table_id=table_id, user=user, away=away, also=also)
+    return await _sent_version(table_id), None
+
+
+async def _sent_version(table_id: int) -> int | None:
+    """The table's last broadcast version (``games.sent``); None when it cannot be read."""
     try:
-        return await sent_version_async(table_id), None
-    except Exception:  # noqa: BLE001 - a pong never fails for its bookkeeping
-        return None, None
+        return await sent_version_async(table_id)
+    except Exception:  # noqa: BLE001 - a pong or a spectator's sync never fails for its bookkeeping
+        return None
 

@@ -23,5 +23,11 @@ def make_user(db: Any) -> Callable[..., Any]:
 @pytest.fixture(autouse=True)
 def fresh_limits(settings: Any) -> None:
     """Each test counts its own leases and limits (config.leases, games.services.limits): none left
-    by another test, or by an earlier run in the same Redis, can fill a budget."""
+    by another test, or by an earlier run in the same Redis, can fill a budget; no address told
+    of its limit and no public frame kept by another test."""
+    from games.public_frames import public_frames_forget
+    from games.services.limits import refusals_forget
+
     settings.GAMES_LIMITS_PREFIX = f"test:{uuid.uuid4().hex}"
+    refusals_forget()
+    public_frames_forget()

@@ -73,6 +73,11 @@ class _Local:
     async def aclaim(self, user_id: int | str, channel: str, limit: int, ttl: float) -> bool:
         return self.claim(user_id, channel, limit, ttl)  # memory only: nothing to wait for
 
+    async def afull(self, user_id: int | str, limit: int) -> bool:
+        now = time.time()
+        with self.lock:
+            return sum(t > now for t in self.slots.get(user_id, {}).values()) >= limit
+
     def release(self, user_id: int | str, channel: str) -> None:
         with self.lock:
             self.slots.get(user_id, {}).pop(channel, None)
@@ -137,6 +142,14 @@ class _Redis:
                 return bool(await client.eval(_CLAIM, 1, key, *args))
         except self.errors as exc:
             return bool(_unreachable(exc, True))
+
+    async def afull(self, user_id: int | str, limit: int) -> bool:
+        """Whether the user's live slots number ``limit`` already (one read; not full while Redis
+        cannot be reached)."""
+        try:
+            return int(await loop_client(self.url, timeout=1).zcount(_slot_key(user_id), time.time(), "+inf")) >= limit
+        except self.errors as exc:
+            return bool(_unreachable(exc, False))
 
     def release(self, user_id: int | str, channel: str) -> None:
         self._allowing(lambda: self.client.zrem(_slot_key(user_id), channel), None)
@@ -212,6 +225,14 @@ async def connection_claim_async(*, user_id: int | str, channel: str) -> bool:
     return await _store().aclaim(user_id, channel, connection_limit(user_id), settings.GAMES_WS_SLOT_TTL)
 
 
+async def connection_full_async(*, user_id: int | str) -> bool:
+    """Whether the user (or signed-out address) has every connection it may keep open already,
+    read without claiming one."""
+    if not _on():
+        return False
+    return await _store().afull(user_id, connection_limit(user_id))
+
+
 def address_owner(address: str) -> str:
     """Whom a signed-out connection's slot counts against: its client's address (config.client_ip)."""
     return f"ip:{address}"
@@ -254,6 +275,37 @@ def connection_release(*, user_id: int | str, channel: str) -> None:
 async def connection_release_async(*, user_id: int | str, channel: str) -> None:
     """:func:`connection_release` from an event loop, without a thread (a closing socket's)."""
     await _store().arelease(user_id, channel)
+
+
+# --- refusals told ---------------------------------------------------------------------------
+
+_told: dict[str, float] = {}
+
+
+def refusal_told_recently(*, owner: str) -> bool:
+    """Whether this process told the signed-out ``owner`` (:func:`address_owner`) within
+    ``GAMES_WS_REFUSAL_QUIET`` seconds that it is past its connection limit: then a further
+    refusal is a close before the handshake completes (HTTP 403), with no frame to build."""
+    told = _told.get(owner)
+    return told is not None and time.time() - told < settings.GAMES_WS_REFUSAL_QUIET
+
+
+def refusal_note(*, owner: str) -> None:
+    """Remember that ``owner`` was told now: at most 4096 addresses, expired ones dropped
+    first, then the longest known."""
+    now = time.time()
+    if len(_told) >= 4096:
+        quiet = settings.GAMES_WS_REFUSAL_QUIET
+        for stale in [o for o, t in _told.items() if now - t >= quiet]:
+            del _told[stale]
+        while len(_told) >= 4096:
+            del _told[next(iter(_told))]
+    _told[owner] = now
+
+
+def refusals_forget() -> None:
+    """Forget every refusal told (a test's fresh start)."""
+    _told.clear()
 
 
 # --- expensive requests ----------------------------------------------------------------------

@@ -17,6 +17,7 @@ from channels.routing import URLRouter
 from channels.security.websocket import OriginValidator, WebsocketDenier
 from django.conf import settings
 from django.contrib import auth
+from django.contrib.auth.models import AnonymousUser
 from django.http import parse_cookie
 from django.http.request import split_domain_port, validate_host
 from django.urls import path
@@ -110,8 +111,10 @@ class SocketAuthMiddleware:
         cookie = _header(scope, b"cookie")
         cookies = parse_cookie(cookie) if cookie else {}
         store = import_module(settings.SESSION_ENGINE).SessionStore
-        scope = dict(scope, cookies=cookies, session=store(cookies.get(settings.SESSION_COOKIE_NAME)))
-        scope["user"] = await in_db_thread(_user_of, scope["session"])
+        key = cookies.get(settings.SESSION_COOKIE_NAME)
+        scope = dict(scope, cookies=cookies, session=store(key))
+        # No session cookie, no session to read: a signed-out socket costs no database thread.
+        scope["user"] = await in_db_thread(_user_of, scope["session"]) if key else AnonymousUser()
         return await self.inner(scope, receive, send)
 
 

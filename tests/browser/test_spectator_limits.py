@@ -1,5 +1,6 @@
 """A signed-out visitor past their address's socket limit is told why, in their language, on a
-phone and on a desktop; the visitor already watching keeps watching."""
+phone and on a desktop, also when refused at the handshake first (an address told moments
+before); the visitor already watching keeps watching."""
 
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ def _visitor(browser: Any, base: str, lang: str, width: int, height: int) -> Any
 
 def test_a_visitor_past_the_address_limit_is_told_why_in_their_language(browser, server, make_table, settings):
     settings.GAMES_WS_CONNECTIONS_PER_ADDRESS = 1
+    # Each visitor after the first comes within the quiet window of the one before: refused at the
+    # handshake, the page tries again and, once the window is over, is told why.
+    settings.GAMES_WS_REFUSAL_QUIET = 2.0
     table = make_table("thirteen")
     watching_context, watching = _visitor(browser, server, "zh-hans", 375, 667)
     watching.goto(f"{server}/tables/{table.pk}/")

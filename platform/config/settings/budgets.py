@@ -43,6 +43,8 @@ GAMES_HINT_CACHE_SECONDS = env.int("GAMES_HINT_CACHE_SECONDS", default=300)  # 0
 GAMES_WS_CONNECTIONS_PER_ADDRESS = env.int("GAMES_WS_CONNECTIONS_PER_ADDRESS", default=8)  # signed out
 GAMES_WS_ANON_RATE = env.float("GAMES_WS_ANON_RATE", default=1.0)  # messages per second per connection
 GAMES_WS_ANON_BURST = env.int("GAMES_WS_ANON_BURST", default=4)
+# An address told it is past its limit is refused without a frame this long (seconds, per server).
+GAMES_WS_REFUSAL_QUIET = env.float("GAMES_WS_REFUSAL_QUIET", default=10.0)
 
 # --- /healthz (config/health.py) -------------------------------------------------------------
 HEALTHZ_CACHE_SECONDS = env.float("HEALTHZ_CACHE_SECONDS", default=2.0)  # checks reused this long

@@ -125,3 +125,24 @@ async def test_a_socket_whose_slot_was_lost_to_a_full_count_is_closed(funded, ta
     error = await player.next("error")
     assert error["code"] == "too_many_connections"
     assert await player.comm.receive_output(timeout=10) == {"type": "websocket.close", "code": 4429}
+
+
+@pytest.mark.asyncio
+async def test_an_address_told_of_its_limit_is_refused_before_the_handshake_until_the_quiet_window_ends(
+    table_for, settings
+):
+    settings.GAMES_WS_CONNECTIONS_PER_ADDRESS, settings.GAMES_WS_REFUSAL_QUIET = 1, 10.0
+    table = await db(table_for)("thirteen")
+    watching = _spectator(table.pk, "203.0.113.9")
+    assert (await _opened(watching))["type"] == "state"
+    with time_machine.travel(time.time(), tick=False) as clock:
+        told = await _refused(_spectator(table.pk, "203.0.113.9"))
+        assert told["code"] == "too_many_connections"  # the first refusal says why
+        clock.shift(9)
+        assert await _spectator(table.pk, "203.0.113.9").connect(timeout=10) == (False, 4429)  # no frame: HTTP 403
+        other = _spectator(table.pk, "198.51.100.2")  # another address is not affected
+        assert (await _opened(other))["type"] == "state"
+        clock.shift(2)
+        assert (await _refused(_spectator(table.pk, "203.0.113.9")))["code"] == "too_many_connections"
+    for comm in (watching, other):
+        await comm.disconnect()

@@ -1,0 +1,33 @@
+"""The table socket's gate: a signed-out socket from an address this server told within
+``GAMES_WS_REFUSAL_QUIET`` seconds that it is past its connection limit, and still at it (one
+Redis read), is refused as its handshake arrives (close 4429 before accepting: HTTP 403), before
+a consumer, a channel-layer channel, a claim or a frame is made for it (docs/PROTOCOL.md
+"Limits"). Every other socket goes on to the consumer, which counts it and tells the first one
+refused why.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from config.client_ip import scope_client_ip
+from games.services.limits import address_owner, connection_full_async, refusal_told_recently
+
+#: The close a refused socket gets (docs/PROTOCOL.md "Close codes").
+CLOSE_TOO_MANY_CONNECTIONS = 4429
+
+
+def gate_guard(application: Any) -> Any:
+    """``application`` behind the gate."""
+
+    async def gate(scope: Any, receive: Any, send: Any) -> Any:
+        user = scope.get("user")
+        if user is None or not user.is_authenticated:
+            owner = address_owner(scope_client_ip(cast("dict[str, Any]", scope)))
+            if refusal_told_recently(owner=owner) and await connection_full_async(user_id=owner):
+                if (await receive())["type"] == "websocket.connect":
+                    await send({"type": "websocket.close", "code": CLOSE_TOO_MANY_CONNECTIONS})
+                return None
+        return await application(scope, receive, send)
+
+    return gate
