@@ -34,7 +34,7 @@ cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; w
 trap cleanup EXIT
 for port in $port1 $port2; do
   .venv/bin/uvicorn config.asgi:application --app-dir platform --host 127.0.0.1 --port $port --lifespan off \
-    --no-proxy-headers --ws-max-size 65536 --log-level warning &
+    --no-proxy-headers --ws-max-size 1048576 --log-level warning &
   pids+=("$!")
 done
 (cd platform && exec ../.venv/bin/celery -A config worker --loglevel WARNING --concurrency 2 -n timers@%h) &

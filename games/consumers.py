@@ -76,6 +76,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
     _authenticated: bool = False
     user_id: int | None = None  # the signed-in user's id, None for an anonymous spectator
     stopped: str | None = None  # why the player may no longer play, once told (accounts.sockets)
+    rate_told_until: float = 0.0  # a signed-out socket told rate_limited is not answered before then
 
     async def connect(self) -> None:
         register_loop(asyncio.get_running_loop())
@@ -183,10 +184,16 @@ class TableConsumer(LocalizedWebsocketConsumer):
 
     async def _receive(self, text_data: str | None) -> None:
         if not self.bucket.take():
-            await self._error(
-                None, "rate_limited", _("Too many messages: slow down (limit per second exceeded)."),
-                retry_after=round(self.bucket.wait(), 1),
-            )
+            # A signed-out socket is told once per wait; what it sends before the wait is over
+            # goes unanswered, so a flood costs the server no frame per message.
+            now = time.monotonic()
+            if self._authenticated or now >= self.rate_told_until:
+                wait = self.bucket.wait()
+                self.rate_told_until = now + wait
+                await self._error(
+                    None, "rate_limited", _("Too many messages: slow down (limit per second exceeded)."),
+                    retry_after=round(wait, 1),
+                )
             return
         try:
             message = parse(text_data)
