@@ -21,7 +21,9 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from config import metrics
 from games.models import Hand, HandAction
+from games.protocol import Message
 from games.services import seating
+from games.services.commands import dispatch
 from games.services.errors import PlayError
 from games.services.hands import hand_act, hand_expire, hand_start_if_ready
 from tests.factories import funded_user, hand_play_out, table_at
@@ -107,8 +109,9 @@ def test_refused_duplicate_and_rolled_back_actions_are_not_counted(client: Clien
     with pytest.raises(RuntimeError), transaction.atomic():
         hand_act(table_id=hand.table_id, user=user, action=move, client_id="rolled-back")
         raise RuntimeError("the caller's transaction fails after the action")
-    assert hand_act(table_id=hand.table_id, user=user, action=move, client_id="once")["status"] == "applied"
-    assert hand_act(table_id=hand.table_id, user=user, action=move, client_id="once")["status"] == "duplicate"
+    once = Message(type="action", id="once", data={"action": move})  # a client's id is spent by the dispatch
+    assert dispatch(hand.table_id, user, once)["status"] == "applied"
+    assert dispatch(hand.table_id, user, once)["status"] == "duplicate"
     after = scrape(client)
     assert delta(before, after, "ct_actions_total", game="thirteen", auto="false") == 1
     assert delta(before, after, "ct_action_seconds_count", game="thirteen", auto="false") == 1
