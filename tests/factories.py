@@ -4,6 +4,8 @@ stake levels."""
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 
@@ -59,4 +61,31 @@ def hand_play_out(hand: Any, users: Any) -> Any:
         reply = hand_act(table_id=hand.table_id, user=by_id[hand.players[seat]["user"]],
                          action=dict(eng.auto_action(hand.state, seat)))
         assert reply["status"] == "applied", reply
+    raise AssertionError("the hand did not end")
+
+
+def hand_time_out(hand_id: int, present: Iterable[int] = ()) -> Any:
+    """Nobody acts: every phase of the hand runs out and the server plays it, the sweeper's clock
+    ticking (a jump in time is no outage) and the ``present`` players (user ids) beating at each
+    deadline, their tabs open; returns the hand, ended."""
+    import time_machine
+    from django.utils import timezone
+
+    from games.models import Clock, Hand
+    from games.presence import presence_beat
+    from games.services.hands import hand_expire
+    from games.services.store import SWEEPER_CLOCK
+
+    present = list(present)
+    hand = Hand.objects.get(pk=hand_id)
+    for _ in range(20):
+        if hand.status != Hand.Status.ACTIVE:
+            return hand
+        assert hand.deadline is not None
+        with time_machine.travel(hand.deadline + timedelta(seconds=1), tick=False):
+            Clock.objects.update_or_create(name=SWEEPER_CLOCK, defaults={"last_tick": timezone.now()})
+            for user_id in present:
+                presence_beat(hand.table_id, user_id)
+            assert hand_expire(hand_id=hand.pk, phase_seq=hand.phase_seq)
+        hand.refresh_from_db()
     raise AssertionError("the hand did not end")

@@ -5,45 +5,29 @@ its coins back and its time. On a phone (375×667) and a desktop (1280×800), in
 from __future__ import annotations
 
 import time
-from datetime import timedelta
 from typing import Any
 
 import pytest
-import time_machine
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 from playwright.sync_api import expect
 
-from games.models import Clock, Hand
-from games.presence import presence_absent, presence_beat
+from games.models import Hand
+from games.presence import presence_absent
 from games.services.away import seats_away_stand_up
-from games.services.hands import hand_expire, hand_start_if_ready
+from games.services.hands import hand_start_if_ready
 from games.services.seating import seat_join, seat_sit_out
-from games.services.store import SWEEPER_CLOCK
 from tables import titles
 from tables.models import Seat
 from tests.browser.conftest import Player, call
 from tests.browser.helpers import sit_down, text
 from tests.browser.test_rules_and_waiting import inside_screen
-from tests.factories import funded_user
+from tests.factories import funded_user, hand_time_out
 from wallet.money import format_coins
 
 pytestmark = pytest.mark.browser
 
 CASES = [(375, 667, "zh-hans"), (1280, 800, "en"), (375, 667, "zh-hant")]
-
-
-def _time_out(hand_id: int, present_user_id: int) -> Hand:
-    """The hand runs out with nobody acting; only the other player's tab beats."""
-    hand = Hand.objects.get(pk=hand_id)
-    while hand.status == Hand.Status.ACTIVE:
-        assert hand.deadline is not None
-        with time_machine.travel(hand.deadline + timedelta(seconds=1), tick=False):
-            Clock.objects.update_or_create(name=SWEEPER_CLOCK, defaults={"last_tick": timezone.now()})
-            presence_beat(hand.table_id, present_user_id)
-            hand_expire(hand_id=hand.pk, phase_seq=hand.phase_seq)
-        hand.refresh_from_db()
-    return hand
 
 
 def _wait_gone(table_id: int, user_id: int) -> None:
@@ -70,7 +54,7 @@ def test_a_player_who_was_away_sees_they_sit_out_and_comes_back_with_one_tap(
     me.page.wait_for_selector("[data-testid=row-front]")  # dealt in
     me.page.close()  # the tab closes in the middle of the hand
     _wait_gone(table.pk, me.user.pk)
-    assert call(_time_out, hand.pk, other.pk).status == Hand.Status.SETTLED
+    assert call(hand_time_out, hand.pk, [other.pk]).status == Hand.Status.SETTLED
     assert call(_status, table.pk, me.user.pk) == Seat.Status.AWAY
 
     me = Player(me.user, me.page.context.new_page(), me.base)  # the player opens the table again

@@ -4,19 +4,15 @@ players")."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
-import time_machine
-from django.utils import timezone
 
-from games.models import Clock, Hand
-from games.presence import presence_beat
+from games.models import Hand
 from games.sent import sent_reset
-from games.services.hands import hand_expire, hand_start_if_ready
-from games.services.store import SWEEPER_CLOCK
+from games.services.hands import hand_start_if_ready
 from tables.models import Seat
+from tests.factories import hand_time_out
 from tests.games.live.helpers import WsPlayer, db
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -31,19 +27,6 @@ def _long_window(settings: Any) -> None:
 
 def _dealt(table_id: int) -> Hand:
     return hand_start_if_ready(table_id=table_id) or Hand.objects.get(table_id=table_id, status=Hand.Status.ACTIVE)
-
-
-def _time_out(hand_id: int, present_user_id: int) -> Hand:
-    """The hand's phases run out with nobody acting; the player still connected beats."""
-    hand = Hand.objects.get(pk=hand_id)
-    while hand.status == Hand.Status.ACTIVE:
-        assert hand.deadline is not None
-        with time_machine.travel(hand.deadline + timedelta(seconds=1), tick=False):
-            Clock.objects.update_or_create(name=SWEEPER_CLOCK, defaults={"last_tick": timezone.now()})
-            presence_beat(hand.table_id, present_user_id)
-            hand_expire(hand_id=hand.pk, phase_seq=hand.phase_seq)
-        hand.refresh_from_db()
-    return hand
 
 
 async def _seated_pair(table_for: Any, funded: Any) -> tuple[Any, WsPlayer, WsPlayer]:
@@ -64,7 +47,7 @@ async def test_a_socket_closing_during_a_hand_sits_its_seat_out_when_the_hand_en
     table, ann, bob = await _seated_pair(table_for, funded)
     hand = await db(_dealt)(table.pk)
     await bob.close()  # the tab closed in the middle of the hand
-    ended = await db(_time_out)(hand.pk, ann.user.pk)
+    ended = await db(hand_time_out)(hand.pk, [ann.user.pk])
     assert ended.status == Hand.Status.SETTLED
     frame = await ann.next("state", where=_away(bob.user.pk))
     assert next(s for s in frame["seats"] if s["user"] == ann.user.pk)["status"] == "playing"
@@ -77,7 +60,7 @@ async def test_a_player_who_reopens_the_table_before_the_hand_ends_stays_in(fund
     hand = await db(_dealt)(table.pk)
     await bob.close()
     bob = await WsPlayer(table.pk, bob.user).connect()  # a reload: a heartbeat after the close
-    ended = await db(_time_out)(hand.pk, ann.user.pk)
+    ended = await db(hand_time_out)(hand.pk, [ann.user.pk])
     assert ended.status == Hand.Status.SETTLED
     seat = await db(Seat.objects.get)(table=table, user=bob.user)
     assert seat.status == Seat.Status.PLAYING

@@ -23,7 +23,7 @@ from games.services.hands import hand_expire, hand_start_if_ready
 from games.services.store import SWEEPER_CLOCK
 from games.services.sweeper import hands_sweep
 from tables.models import Seat, Table
-from tests.factories import hand_play_out
+from tests.factories import hand_play_out, hand_time_out
 from wallet import selectors as wallet_selectors
 from wallet.models import TransactionKind
 from wallet.presenters import entry_label
@@ -52,22 +52,6 @@ def _ticked(now: datetime) -> None:
     Clock.objects.update_or_create(name=SWEEPER_CLOCK, defaults={"last_tick": now - timedelta(seconds=1)})
 
 
-def _timed_out(hand: Hand, present: list[User]) -> Hand:
-    """Nobody acts: every phase runs out and the server plays it; the ``present`` players beat
-    at each deadline (their tabs are open), the others are silent. Returns the hand, ended."""
-    for _ in range(20):
-        hand.refresh_from_db()
-        if hand.status != Hand.Status.ACTIVE:
-            return hand
-        assert hand.deadline is not None
-        with time_machine.travel(hand.deadline + timedelta(seconds=1), tick=False):
-            _ticked(timezone.now())
-            for user in present:
-                presence_beat(hand.table_id, user.pk)
-            assert hand_expire(hand_id=hand.pk, phase_seq=hand.phase_seq)
-    raise AssertionError("the hand did not end")
-
-
 def _status(table: Table, user: User) -> str | None:
     return Seat.objects.filter(table=table, user=user).values_list("status", flat=True).first()
 
@@ -86,7 +70,7 @@ def test_a_player_gone_when_an_auto_played_hand_ends_sits_out_from_the_next_deal
     away, present = users[-1], users[:-1]
     hand = hand_start_if_ready(table_id=table.pk)
     async_to_sync(presence_closed)(table.pk, away.pk)  # the tab closed: gone before the window ends
-    hand = _timed_out(hand, present)
+    hand = hand_time_out(hand.pk, [u.pk for u in present])
     assert hand.status == Hand.Status.SETTLED
     assert _status(table, away) == Seat.Status.AWAY
     assert all(_status(table, user) == Seat.Status.PLAYING for user in present)  # played too, but here
@@ -114,7 +98,7 @@ def test_an_away_trio_player_is_played_to_the_end_of_the_set_then_stands_up(fund
     for game in range(1, 7):
         hand = hand_start_if_ready(table_id=table.pk)
         assert hand is not None and away.pk in {p["user"] for p in hand.players}, f"game {game} of the set"
-        hand = _timed_out(hand, present)
+        hand = hand_time_out(hand.pk, [u.pk for u in present])
         assert hand.status == Hand.Status.SETTLED
         if game < 6:
             assert _status(table, away) == Seat.Status.PLAYING  # bound to the set, auto-played
@@ -153,7 +137,7 @@ def test_a_seat_marked_disconnected_sits_out_at_the_deal_instead_of_being_dealt_
 def test_one_tap_deals_an_away_player_in_again(funded, table_for):
     table = table_for("thirteen")
     users = _seated(table, funded, 3)
-    hand = _timed_out(hand_start_if_ready(table_id=table.pk), users[:2])
+    hand = hand_time_out(hand_start_if_ready(table_id=table.pk).pk, [u.pk for u in users[:2]])
     assert _status(table, users[2]) == Seat.Status.AWAY
     seat = seating.seat_sit_out(table_id=table.pk, user=users[2], out=False)
     assert seat.status == Seat.Status.PLAYING and seat.sat_out_at is None
@@ -174,7 +158,7 @@ def test_the_sweeper_stands_up_a_seat_sitting_out_for_the_setting_and_not_before
     table = table_for("thirteen")
     users = _seated(table, funded, 3)
     if why == "away":
-        _timed_out(hand_start_if_ready(table_id=table.pk), users[:2])
+        hand_time_out(hand_start_if_ready(table_id=table.pk).pk, [u.pk for u in users[:2]])
     else:
         seating.seat_sit_out(table_id=table.pk, user=users[2], out=True)
     seat = Seat.objects.get(table=table, user=users[2])
