@@ -37,33 +37,16 @@ export DJANGO_WS_ALLOWED_ORIGINS=http://127.0.0.1:8021
 # Pub/sub channels are not per Redis database: a run beside another on the same redis-server
 # must not hear its groups.
 export CHANNELS_PREFIX=${CHANNELS_PREFIX:-asgi-$dbname}
-# 4 sockets a table at each end (bots and servers), and the database's: raise the soft limit
-# of open files to the hard one (at most 65536).
-want=65536; hard=$(ulimit -Hn)
-if [ "$hard" != unlimited ] && [ "$hard" -lt "$want" ]; then want=$hard; fi
-if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt "$want" ]; then ulimit -n "$want"; fi
+source bench/fleet.sh
+open_files_raise
 psql -h 127.0.0.1 -U postgres -d postgres -qtAc "SELECT 1 FROM pg_database WHERE datname='$dbname'" | grep -q 1 \
   || psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $dbname"
 redis-cli -u "$REDIS_URL" flushdb >/dev/null
 .venv/bin/python manage.py migrate -v0
 tmp=$(mktemp -d)
 .venv/bin/python bench/proc_cpu.py db --database-url "$DATABASE_URL" --phase before >"$tmp/before.json"
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
-trap cleanup EXIT
-for port in 8021 8022; do
-  .venv/bin/uvicorn config.asgi:application --app-dir platform --host 127.0.0.1 --port $port --lifespan off --no-proxy-headers --ws-max-size 1048576 \
-    --log-level warning &
-  pids+=("$!")
-done
-(cd platform && exec ../.venv/bin/celery -A config worker --loglevel WARNING --concurrency 2 -n timers@%h) &
-pids+=("$!")
-(cd platform && exec ../.venv/bin/celery -A config worker --beat -Q sweep --concurrency 1 --loglevel WARNING \
-  -n sweeper@%h --schedule "$(mktemp -d)/beat") &
-pids+=("$!")
-for port in 8021 8022; do
-  for _ in $(seq 1 60); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.5; done
-done
+trap fleet_stop EXIT
+fleet_start 8021 8022
 args=(--tables "$tables" --hands "$hands" --game "$game" --url ws://127.0.0.1:8021 --url ws://127.0.0.1:8022
       --origin http://127.0.0.1:8021 --procs "${BOT_PROCS:-2}" --ramp "${RAMP:-0}" --json "$tmp/bots.json" --mark "$tmp/mark")
 [ -n "$mode" ] && args+=(--mode "$mode")
@@ -75,7 +58,7 @@ redis_pid=$(redis-cli -u "$REDIS_URL" info server | tr -d '\r' | sed -n 's/^proc
 status=0
 .venv/bin/python bench/proc_cpu.py run "${cpu[@]}" -- .venv/bin/python -m bench.harness bots "${args[@]}" || status=$?
 # Stop the servers and the worker first: a backend reports its session by the time it has ended.
-cleanup; pids=(); sleep 2
+fleet_stop; sleep 2
 .venv/bin/python bench/proc_cpu.py db --database-url "$DATABASE_URL" --phase after >"$tmp/after.json"
 .venv/bin/python bench/proc_cpu.py report --cpu "$tmp/cpu.json" --before "$tmp/before.json" --after "$tmp/after.json" \
   --bots "$tmp/bots.json" ${LIVE_LOAD_ROW:+--row "$LIVE_LOAD_ROW"}

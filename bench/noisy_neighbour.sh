@@ -21,31 +21,15 @@ for x in s: x.bind(("127.0.0.1", 0))
 print(*(x.getsockname()[1] for x in s))')
 export DJANGO_WS_ALLOWED_ORIGINS=http://127.0.0.1:$port1
 export CHANNELS_PREFIX=${CHANNELS_PREFIX:-asgi-$dbname}
-want=65536; hard=$(ulimit -Hn)
-if [ "$hard" != unlimited ] && [ "$hard" -lt "$want" ]; then want=$hard; fi
-if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt "$want" ]; then ulimit -n "$want"; fi
+source bench/fleet.sh
+open_files_raise
 psql -h 127.0.0.1 -U postgres -d postgres -qc "DROP DATABASE IF EXISTS $dbname WITH (FORCE)"
 psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $dbname"
 redis-cli -u "$REDIS_URL" flushdb >/dev/null
 .venv/bin/python manage.py migrate -v0
 tmp=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
-trap cleanup EXIT
-for port in $port1 $port2; do
-  .venv/bin/uvicorn config.asgi:application --app-dir platform --host 127.0.0.1 --port $port --lifespan off \
-    --no-proxy-headers --ws-max-size 1048576 --log-level warning &
-  pids+=("$!")
-done
-(cd platform && exec ../.venv/bin/celery -A config worker --loglevel WARNING --concurrency 2 -n timers@%h) &
-pids+=("$!")
-(cd platform && exec ../.venv/bin/celery -A config worker --beat -Q sweep --concurrency 1 --loglevel WARNING \
-  -n sweeper@%h --schedule "$(mktemp -d)/beat") &
-pids+=("$!")
-for port in $port1 $port2; do
-  for _ in $(seq 1 60); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.5; done
-  curl -fs "http://127.0.0.1:$port/healthz" >/dev/null || { echo "the server on port $port did not start"; exit 1; }
-done
+trap fleet_stop EXIT
+fleet_start "$port1" "$port2"
 bots=(.venv/bin/python -m bench.harness bots --tables "$tables" --hands "$hands" --url ws://127.0.0.1:$port1
       --url ws://127.0.0.1:$port2 --origin http://127.0.0.1:$port1 --procs "${BOT_PROCS:-2}" --ramp "${RAMP:-0}")
 echo "== quiet: $tables tables, $hands hands each"
@@ -62,5 +46,5 @@ wait "$noise"
 echo "== /healthz after the run: $(curl -s http://127.0.0.1:$port1/healthz)"
 echo "== the tables' action-to-broadcast latency"
 .venv/bin/python bench/noisy_neighbour.py report "$tmp/quiet.json" "$tmp/noisy.json" "$tmp/noise.json"
-cleanup; pids=()
+fleet_stop
 .venv/bin/python manage.py ledger_check
