@@ -4,9 +4,10 @@
 
 Uses DATABASE_URL, or creates (and migrates) the database ``cardtables_dashboard`` on
 postgres@127.0.0.1:5432. The hands are written by SQL (``generate_series``), not played: one
-settled hand per row of ``games_hand`` with its settlement transaction and three entries (the
-winner's table money, the loser's, and the house's commission), spread evenly over ``--days``
-days before now at ``--tables`` tables of the thirteen-card stake levels. Triggers are switched
+settled hand per row of ``games_hand`` with its settlement transaction and its entries (the
+winner's table money, the loser's, and the house's lines: commission where the level takes one,
+三公's house-banked result, now and then a trio penalty), spread evenly over ``--days`` days
+before now at ``--tables`` tables of every game's and mode's stake levels. Triggers are switched
 off for the bulk insert only (``session_replication_role = replica``; the rows balance anyway).
 Each figure is then timed (best of 3, warm cache) and the heavy queries' plans printed with
 ``EXPLAIN (ANALYZE, BUFFERS)``.
@@ -39,7 +40,7 @@ def build(hands: int, days: int, tables: int) -> None:
     if Hand.objects.count() >= hands:
         print(f"{Hand.objects.count()} hands already there")
         return
-    levels = list(StakeLevel.objects.filter(game="thirteen").order_by("unit"))
+    levels = list(StakeLevel.objects.order_by("game", "mode", "unit"))
     with transaction.atomic():
         made = Table.objects.bulk_create(
             Table(stake_level=levels[i % len(levels)], name=f"bench {i}") for i in range(tables))
@@ -69,26 +70,40 @@ def build(hands: int, days: int, tables: int) -> None:
             INSERT INTO games_hand (id, table_id, number, game, status, state, version, phase_seq, players,
                                     action_count, leavers, server_seed, commitment, client_seeds, rules, started_at,
                                     finished_at, ledger_transaction_id, result)
-            SELECT %(hbase)s + g, (%(tables)s::bigint[])[1 + g %% %(t)s], 1 + g / %(t)s, 'thirteen', 'settled',
+            SELECT %(hbase)s + g, tb.id, 1 + g / %(t)s, sl.game, 'settled',
                    '{}'::jsonb, 1, 0, '[]'::jsonb, 0, '[]'::jsonb, '', '', '[]'::jsonb, '{}'::jsonb,
                    now() - (g * (%(days)s * interval '1 day') / %(n)s) - interval '1 minute',
                    now() - (g * (%(days)s * interval '1 day') / %(n)s), %(base)s + g, NULL
-            FROM generate_series(1, %(n)s) g""", params)
-        # Winner +(100·k - c), loser -100·k, house +c, with k and c varying by hand.
+            FROM generate_series(1, %(n)s) g
+            JOIN tables_table tb ON tb.id = (%(tables)s::bigint[])[1 + g %% %(t)s]
+            JOIN tables_stakelevel sl ON sl.id = tb.stake_level_id""", params)
+        # Per hand: the loser -100·k, the house's lines (commission c where the level takes one,
+        # a house-banked result b in 三公's house mode, now and then a trio penalty p) and the
+        # winner the rest; a zero line is no entry.
         c.execute("""
+            WITH h AS (
+              SELECT g, (%(seats)s::bigint[])[1 + 2 * (g %% %(t)s)] AS winner,
+                     (%(seats)s::bigint[])[2 + 2 * (g %% %(t)s)] AS loser, 100 * (1 + g %% 7) AS stake,
+                     CASE WHEN sl.commission_percent > 0 THEN 1 + g %% 5 ELSE 0 END AS c,
+                     CASE WHEN sl.mode = 'house' THEN 100 * (g %% 3 - 1) ELSE 0 END AS b,
+                     CASE WHEN sl.game = 'thirteen_trio' AND g %% 10 = 0 THEN 50 ELSE 0 END AS p
+              FROM generate_series(1, %(n)s) g
+              JOIN tables_table tb ON tb.id = (%(tables)s::bigint[])[1 + g %% %(t)s]
+              JOIN tables_stakelevel sl ON sl.id = tb.stake_level_id
+            ), legs AS (
+              SELECT g, winner AS account, '' AS house, stake - c - b - p AS amount FROM h
+              UNION ALL SELECT g, loser, '', -stake FROM h
+              UNION ALL SELECT g, NULL, 'commission', c FROM h
+              UNION ALL SELECT g, NULL, 'banker', b FROM h
+              UNION ALL SELECT g, NULL, 'penalty', p FROM h
+            )
             INSERT INTO wallet_entry (transaction_id, account_id, house, amount, balance_after)
-            SELECT %(base)s + g, (%(seats)s::bigint[])[1 + 2 * (g %% %(t)s)], '', 100 * (1 + g %% 7) - (1 + g %% 5),
-                   10^9
-            FROM generate_series(1, %(n)s) g
-            UNION ALL
-            SELECT %(base)s + g, (%(seats)s::bigint[])[2 + 2 * (g %% %(t)s)], '', -100 * (1 + g %% 7), 10^9
-            FROM generate_series(1, %(n)s) g
-            UNION ALL
-            SELECT %(base)s + g, NULL, 'commission', 1 + g %% 5, NULL FROM generate_series(1, %(n)s) g""", params)
+            SELECT %(base)s + g, account, house, amount, CASE WHEN account IS NULL THEN NULL ELSE 10^9 END
+            FROM legs WHERE amount <> 0""", params)
         c.execute("SET session_replication_role = DEFAULT")
         for table in ("wallet_ledgertransaction", "games_hand"):
             c.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
-    print(f"built {hands} hands, {hands} transactions, {3 * hands} entries in {time.perf_counter() - t0:.1f} s")
+    print(f"built {hands} hands and their settlements in {time.perf_counter() - t0:.1f} s")
     connection.close()
     import psycopg
 

@@ -17,32 +17,16 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.roles import is_auditor
 from config.admin import ReadOnlyAdminMixin
-from operations import selectors, services
+from operations import dashboard_views, selectors, services
+from operations.dashboard_views import may_see_dashboard
 from operations.forms import StaffActionForm, request_key_issue
 from operations.models import StaffAction
 from wallet.money import format_coins
 
 
-def may_see_dashboard(user: Any) -> bool:
-    return bool(user.is_active and user.is_staff and (
-        user.is_superuser or is_auditor(user) or user.has_perm("operations.view_dashboard")))
-
-
 def may_export(user: Any) -> bool:
     return bool(user.is_active and user.is_staff and (
         user.is_superuser or is_auditor(user) or user.has_perm("operations.export_activity")))
-
-
-def _bars(points: list[tuple[Any, int]], *, width: int = 640, height: int = 160) -> dict[str, Any]:
-    """A bar chart as SVG rectangles (drawn by the template, no script)."""
-    top = max((v for _k, v in points), default=0) or 1
-    step = width / max(len(points), 1)
-    bars = []
-    for i, (label, value) in enumerate(points):
-        h = round(value / top * (height - 20), 1)
-        bars.append({"x": round(i * step + 1, 1), "y": round(height - h, 1), "w": max(round(step - 2, 1), 1),
-                     "h": h, "label": str(label), "value": value})
-    return {"bars": bars, "width": width, "height": height, "top": top}
 
 
 @admin.register(StaffAction)
@@ -80,48 +64,14 @@ class StaffActionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[StaffAction]):
 
     # --- dashboard ---------------------------------------------------------------------------
 
-    def _board(self, request: HttpRequest) -> selectors.Dashboard:
-        if not may_see_dashboard(request.user):
-            raise PermissionDenied
-        try:
-            days = int(request.GET.get("days", "7"))
-        except ValueError:
-            days = 7
-        return selectors.dashboard(days=days)
-
     def dashboard_view(self, request: HttpRequest) -> HttpResponse:
-        board = self._board(request)
-        context = {
-            **self.admin_site.each_context(request), "title": _("House dashboard"), "board": board,
-            "periods": selectors.PERIODS, "opts": self.model._meta,
-            "commission_chart": _bars(board.commission_by_day),
-            "hourly_chart": _bars([(h.strftime("%H:00"), n) for h, n in board.hands_per_hour]),
-            "commission_total": sum(c for _d, c in board.commission_by_day),
-        }
+        board = dashboard_views.dashboard_board(request)
+        context = {**self.admin_site.each_context(request), "title": _("House dashboard"),
+                   "periods": selectors.PERIODS, "opts": self.model._meta, **dashboard_views.dashboard_context(board)}
         return TemplateResponse(request, "admin/operations/dashboard.html", context)
 
     def dashboard_csv(self, request: HttpRequest) -> HttpResponse:
-        board = self._board(request)
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="dashboard-{board.days}d.csv"'
-        out = csv.writer(response)
-        out.writerow(["figure", "key", "detail", "value"])
-        for day, coins in board.commission_by_day:
-            out.writerow(["commission_by_day", day.isoformat(), "", coins])
-        for game, level, hands, coins in board.commission_by_level:
-            out.writerow(["commission_by_level", game, level, coins])
-            out.writerow(["hands_by_level", game, level, hands])
-        for hour, n in board.hands_per_hour:
-            out.writerow(["hands_per_hour", hour.isoformat(), "", n])
-        out.writerow(["tables_live", "", "", board.tables_live])
-        out.writerow(["players_seated", "", "", board.players_seated])
-        out.writerow(["coins_in_wallets", "", "", board.in_wallets])
-        out.writerow(["coins_in_escrow", "", "", board.in_escrow])
-        for kind, coins in board.paid.items():
-            out.writerow(["paid", kind, "", coins])
-        for bucket, n in board.disputes_by_age:
-            out.writerow(["open_disputes_by_age_days", bucket, "", n])
-        return response
+        return dashboard_views.dashboard_csv(dashboard_views.dashboard_board(request))
 
     # --- activity export ---------------------------------------------------------------------
 

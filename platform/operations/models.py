@@ -56,3 +56,60 @@ class StaffAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.kind} by {self.actor_id}"
+
+
+class DayFigure(models.Model):
+    """One figure of the house dashboard for one closed day (docs/OPERATIONS.md "House
+    dashboard"): the hands settled at a stake level, the house's lines of those hands by house
+    account, or every other house entry by house account and transaction kind. Written once,
+    with its day's :class:`DayClosed`, by :func:`operations.closing.day_figures_close`; a day
+    that is closed never changes, since the ledger and the hands it counts are never edited."""
+
+    class Figure(models.TextChoices):
+        HANDS = "hands", _("hands settled")
+        LEVEL_LINE = "level_line", _("house line of the hands")
+        HOUSE_KIND = "house_kind", _("house entries by kind")
+
+    time_zone = models.CharField(_("time zone"), max_length=64)
+    day = models.DateField(_("day"))
+    figure = models.CharField(_("figure"), max_length=12, choices=Figure.choices)
+    level = models.BigIntegerField(_("stake level"), default=0)  # its id; 0 for figures not by level
+    house = models.CharField(_("house account"), max_length=16, blank=True, default="")
+    kind = models.CharField(_("transaction kind"), max_length=24, blank=True, default="")
+    value = models.BigIntegerField(_("value"))  # a count of hands, or minor units
+
+    class Meta:
+        verbose_name = _("dashboard day figure")
+        verbose_name_plural = _("dashboard day figures")
+        constraints = [
+            models.UniqueConstraint(fields=["time_zone", "day", "figure", "level", "house", "kind"],
+                                    name="operations_day_figure_unique"),
+            models.CheckConstraint(condition=models.Q(figure__in=["hands", "level_line", "house_kind"]),
+                                   name="operations_day_figure_known"),
+            models.CheckConstraint(
+                condition=models.Q(figure="hands", house="", kind="", value__gt=0, level__gt=0)
+                | models.Q(figure="level_line", kind="", level__gt=0) & ~models.Q(house="")
+                | models.Q(figure="house_kind", level=0) & ~models.Q(house="") & ~models.Q(kind=""),
+                name="operations_day_figure_shape",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.figure} {self.level} {self.house} {self.kind} {self.value}"
+
+
+class DayClosed(models.Model):
+    """A day (in ``time_zone``) whose figures are stored: the dashboard reads them from
+    :class:`DayFigure` instead of the ledger. A day without a row is counted from the ledger."""
+
+    time_zone = models.CharField(_("time zone"), max_length=64)
+    day = models.DateField(_("day"))
+    closed_at = models.DateTimeField(_("closed"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("dashboard closed day")
+        verbose_name_plural = _("dashboard closed days")
+        constraints = [models.UniqueConstraint(fields=["time_zone", "day"], name="operations_day_closed_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.day} ({self.time_zone})"

@@ -207,7 +207,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "options": {"expires": HEALTHZ_HEARTBEAT_EVERY},  # noqa: F405
     },
 }
-CELERY_IMPORTS = ("config.tasks", "games.tasks")
+CELERY_IMPORTS = ("config.tasks", "games.tasks", "operations.tasks")
 
 # --- The garbage collector (config/gc_tuning.py) ------------------------------------------
 GC_FREEZE = env.bool("GC_FREEZE", default=True)
@@ -386,6 +386,13 @@ CELERY_BEAT_SCHEDULE["games-sweep"] = {
 GAMES_LOBBY_EVERY = env.float("GAMES_LOBBY_EVERY", default=1.0)
 CELERY_BEAT_SCHEDULE["games-lobby"] = {
     "task": "games.lobby_publish", "schedule": GAMES_LOBBY_EVERY, "options": {"expires": GAMES_LOBBY_EVERY},
+}
+
+# The house dashboard stores the figures of the days that are over (operations/closing.py).
+OPERATIONS_CLOSE_DAYS_EVERY = env.float("OPERATIONS_CLOSE_DAYS_EVERY", default=600.0)
+CELERY_BEAT_SCHEDULE["operations-close-days"] = {
+    "task": "operations.close_days", "schedule": OPERATIONS_CLOSE_DAYS_EVERY,
+    "options": {"expires": OPERATIONS_CLOSE_DAYS_EVERY},
 }
 
 # --- Disputes -------------------------------------------------------------------------------
