@@ -1,89 +1,88 @@
-"""The house dashboard: its figures against sums taken by hand from the ledger's entries on a
-small fixture (two stake levels, a day boundary), and who may see it, its CSV, the activity
-page and its export."""
+"""The house dashboard: its figures against sums taken row by row from the ledger's entries and
+the hands, with a hand of every game and mode on two days and every other kind of house
+movement; and who may see it, its CSV, the activity page and its export."""
 
 import datetime as dt
+import itertools
 from typing import Any
 
 import pytest
-import time_machine
 from django.test import Client
 from django.utils import timezone
 from operations import selectors, services
+from operations.closing import day_figures_close_due
 
-from games.presence import presence_beat
-from games.services.hands import hand_start_if_ready
-from games.services.seating import seat_join
-from tables.models import StakeLevel, Table
-from tests.factories import ensure_stake_levels, funded_user, hand_play_out
-from wallet import services as wallet
-from wallet.models import Entry, LedgerTransaction
+from games.engine.registry import games
+from games.services import hands as hands_service
+from tests.factories import ensure_stake_levels
+from tests.operations.every_game import NOW, TODAY, YESTERDAY, Ledger, expected_from_ledger, ledger_of_every_game
 
 pytestmark = pytest.mark.django_db
-NOW = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
-MIDNIGHT = dt.datetime(2026, 3, 10, 0, 0, tzinfo=dt.UTC)
-
-
-def _play(level: StakeLevel, names: list[str], moments: list[dt.datetime]) -> list[int]:
-    """Hands played to settlement at a table of ``level``, each settled at its moment."""
-    with time_machine.travel(moments[0] - dt.timedelta(minutes=5), tick=False):
-        table = Table.objects.create(stake_level=level, name=level.name)
-        users = [funded_user(n, 1_000_000) for n in names]
-        for u in users:
-            seat_join(table_id=table.pk, user=u, buy_in=level.min_buy_in * 4, request_id="join")
-    txns = []
-    for at in moments:
-        with time_machine.travel(at, tick=False):
-            for u in users:  # at the table: heard from (a table deals to connected players only)
-                presence_beat(table.pk, u.pk)
-            hand = hand_start_if_ready(table_id=table.pk, hands_played=len(txns))
-            assert hand is not None
-            hand = hand_play_out(hand, users)
-        assert hand.ledger_transaction_id is not None
-        txns.append(hand.ledger_transaction_id)
-    return txns
 
 
 @pytest.fixture
-def played() -> dict[str, Any]:
+def ledger(monkeypatch: pytest.MonkeyPatch) -> Ledger:
+    deals = itertools.count(1)  # the same deals every run
+    monkeypatch.setattr(hands_service, "new_server_seed", lambda: f"{next(deals):064x}")
     ensure_stake_levels()
-    low, high = StakeLevel.objects.filter(game="thirteen", mode="").order_by("unit")[:2]
-    a = _play(low, ["a1", "a2"], [MIDNIGHT - dt.timedelta(seconds=1), MIDNIGHT])
-    b = _play(high, ["b1", "b2"], [MIDNIGHT - dt.timedelta(hours=12), MIDNIGHT + dt.timedelta(hours=11, minutes=30)])
-    moments = {a[0]: MIDNIGHT - dt.timedelta(seconds=1), a[1]: MIDNIGHT,
-               b[0]: MIDNIGHT - dt.timedelta(hours=12), b[1]: MIDNIGHT + dt.timedelta(hours=11, minutes=30)}
-    assert {t: LedgerTransaction.objects.get(pk=t).created_at for t in moments} == moments
-    commission = {t: sum(Entry.objects.filter(transaction_id=t, house="commission").values_list("amount", flat=True))
-                  for t in moments}
-    return {"low": low, "high": high, "a": a, "b": b, "commission": commission}
+    return ledger_of_every_game()
 
 
-def test_figures_match_the_ledger(played: dict[str, Any], people: dict[str, Any]) -> None:
-    c, a, b = played["commission"], played["a"], played["b"]
-    assert sum(c.values()) > 0
-    with time_machine.travel(NOW - dt.timedelta(hours=1), tick=False):
-        wallet.wallet_grant(user=people["player"], amount=300, idempotency_key="g", actor=None)
+def _figures(board: selectors.Dashboard) -> dict[str, Any]:
+    return {
+        "hands_by_level": {r.level_id: r.hands for r in board.by_level},
+        "lines_by_level": {r.level_id: r.lines for r in board.by_level if r.lines},
+        "hands_by_day": {r.day: r.hands for r in board.by_day if r.hands},
+        "house_by_kind": {(h, k): c for h, k, c in board.house_money},
+    }
+
+
+def test_figures_match_the_ledger_with_every_game_and_mode(ledger: Ledger) -> None:
     board = selectors.dashboard(days=7, now=NOW)
-    by_day = dict(board.commission_by_day)
-    assert len(by_day) == 7
-    assert by_day[dt.date(2026, 3, 9)] == c[a[0]] + c[b[0]]
-    assert by_day[dt.date(2026, 3, 10)] == c[a[1]] + c[b[1]]
-    levels = {(g, lv): (h, coins) for g, lv, h, coins in board.commission_by_level}
-    # a level's hands are those that paid commission (a deal can pay none: every seat's win is 0)
-    assert levels[("thirteen", played["low"].name)] == (sum(c[h] > 0 for h in a[:2]), c[a[0]] + c[a[1]])
-    assert levels[("thirteen", played["high"].name)] == (sum(c[h] > 0 for h in b[:2]), c[b[0]] + c[b[1]])
-    hours = dict(board.hands_per_hour)
-    assert hours.get(MIDNIGHT) == 1 and hours.get(MIDNIGHT + dt.timedelta(hours=11)) == 1
-    assert (board.tables_live, board.players_seated) == (2, 4)
-    escrow = sum(Entry.objects.filter(account__kind="table").values_list("amount", flat=True))
-    wallets = sum(Entry.objects.filter(account__kind="wallet").values_list("amount", flat=True))
-    assert (board.in_escrow, board.in_wallets) == (escrow, wallets)
-    grants = -sum(Entry.objects.filter(house="issuance", transaction__kind="grant",
-                                       transaction__created_at__gte=NOW - dt.timedelta(days=7)
-                                       ).values_list("amount", flat=True))
-    assert board.paid["grant"] == grants and grants >= 300 + 4 * 1_000_000
-    one_day = selectors.dashboard(days=7, now=NOW + dt.timedelta(days=7))
-    assert dict(one_day.commission_by_day).get(dt.date(2026, 3, 10), 0) == 0
+    since = dt.datetime(2026, 3, 4, tzinfo=dt.UTC)
+    expected = expected_from_ledger(since=since, until=NOW)
+    assert _figures(board) == {
+        "hands_by_level": expected.hands_by_level, "lines_by_level": expected.lines_by_level,
+        "hands_by_day": expected.hands_by_day, "house_by_kind": expected.house_by_kind,
+    }
+    # every game and mode counts its hands, those that paid no commission too
+    assert {(r.game, r.mode): r.hands for r in board.by_level} == {
+        (engine.name, mode): 2 for engine in games() for mode in engine.modes}
+    assert board.hands == len(ledger.hands) == 2 * len(ledger.levels)
+    assert [r.day for r in board.by_day] == [dt.date(2026, 3, 4) + dt.timedelta(days=i) for i in range(7)]
+    assert board.house_net == -expected.players_moved  # the ledger balances: what the house took, players gave
+    kinds = {k for _h, k in expected.house_by_kind}
+    assert {"settlement", "grant", "adjustment", "dispute_compensation", "commission", "penalty"} <= kinds
+    houses = {h for lines in expected.lines_by_level.values() for h in lines}
+    assert {"commission", "banker"} <= houses and board.houses[: len(houses)] == [
+        h for h in ("issuance", "commission", "penalty", "banker") if h in houses]
+
+
+def test_stored_days_give_the_same_figures_as_the_ledger(ledger: Ledger) -> None:
+    counted = selectors.dashboard(days=7, now=NOW)
+    assert counted.stored_days == 0
+    assert day_figures_close_due(now=NOW, most=90) == 90  # every day before today; today is open
+    stored = selectors.dashboard(days=7, now=NOW)
+    assert stored.stored_days == 6
+    assert _figures(stored) == _figures(counted) and stored.house_net == counted.house_net
+    assert day_figures_close_due(now=NOW, most=90) == 0  # a closed day is closed once
+
+
+def test_a_day_is_counted_in_its_own_window_only(ledger: Ledger) -> None:
+    tomorrow = selectors.dashboard(days=7, now=NOW + dt.timedelta(days=1))
+    day_after = NOW + dt.timedelta(days=6)  # its window begins with TODAY
+    assert {r.day: r.hands for r in tomorrow.by_day if r.hands} == {YESTERDAY.date(): len(ledger.levels),
+                                                                      TODAY.date(): len(ledger.levels)}
+    late = selectors.dashboard(days=7, now=day_after)
+    assert late.hands == len(ledger.levels) and late.by_day[0].day == TODAY.date()
+
+
+def test_every_hour_of_the_last_day_is_shown(ledger: Ledger) -> None:
+    hours = selectors.dashboard(days=7, now=NOW).hands_per_hour
+    assert len(hours) == 24 and hours[-1][0] == NOW.replace(minute=0)
+    assert all(b - a == dt.timedelta(hours=1) for (a, _), (b, _) in zip(hours, hours[1:], strict=False))
+    assert sum(n for _h, n in hours) == len(ledger.levels)  # today's hands, from 9:00 on
+    assert hours[0][1] == 0 and dict(hours)[TODAY] >= 1
 
 
 URLS = ["/admin/operations/staffaction/dashboard/", "/admin/operations/staffaction/dashboard.csv",
