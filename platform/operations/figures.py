@@ -91,7 +91,7 @@ def _hands(span: Span, since: dt.datetime, until: dt.datetime | None, tz: ZoneIn
 
 
 def _level_lines(span: Span, since: dt.datetime, until: dt.datetime | None, tz: ZoneInfo) -> list[Figure]:
-    hand = Hand.objects.filter(ledger_transaction_id=OuterRef("transaction_id"))
+    hand = Hand.objects.filter(ledger_transaction_id=OuterRef("transaction_id")).order_by()
     rows = (
         Entry.objects.filter(_ids("transaction_id", span)).exclude(house="")
         .annotate(finished=Subquery(hand.values("finished_at")[:1]),
@@ -105,7 +105,7 @@ def _level_lines(span: Span, since: dt.datetime, until: dt.datetime | None, tz: 
 
 
 def _house_kinds(span: Span, since: dt.datetime, until: dt.datetime | None, tz: ZoneInfo) -> list[Figure]:
-    of_a_hand = Hand.objects.filter(ledger_transaction_id=OuterRef("transaction_id"))
+    of_a_hand = Hand.objects.filter(ledger_transaction_id=OuterRef("transaction_id")).order_by()
     rows = (
         Entry.objects.filter(_ids("transaction_id", span), _window("transaction__created_at", since, until))
         .exclude(house="").exclude(Exists(of_a_hand))

@@ -7,8 +7,16 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from responsible.models import LimitChange, PendingChange, PlayLimits
+from responsible.models import LimitChange, PendingChange, PlayLimits, Setting
+from responsible.selectors import DAY, WEEK, table_loss
+from wallet.money import format_coins
+
+
+def _coins(minor: int | None) -> str:
+    return "-" if minor is None else format_coins(minor, grouping=True)
 
 
 class _ReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -24,24 +32,58 @@ class _ReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(PlayLimits)
 class PlayLimitsAdmin(_ReadOnly):
-    list_display = ("user", "daily_loss_limit", "weekly_loss_limit", "reminder_minutes", "excluded_until",
-                    "cooling_until", "updated_at")
+    list_display = ("user", "daily_limit", "daily_loss", "weekly_limit", "weekly_loss", "reminder_minutes",
+                    "excluded_until", "cooling_until", "updated_at")
     list_filter = ("excluded_until",)
     search_fields = ("user__username",)
-    readonly_fields = ("user", "daily_loss_limit", "weekly_loss_limit", "reminder_minutes", "excluded_until",
-                       "cooling_until", "updated_at", "history")
+    list_select_related = ("user",)
+    readonly_fields = ("user", "daily_limit", "daily_loss", "weekly_limit", "weekly_loss", "reminder_minutes",
+                       "excluded_until", "cooling_until", "updated_at", "history")
+    exclude = ("daily_loss_limit", "weekly_loss_limit")
 
-    @admin.display(description="history")
+    @admin.display(description=_("daily loss limit"))
+    def daily_limit(self, obj: PlayLimits) -> str:
+        return _coins(obj.daily_loss_limit)
+
+    @admin.display(description=_("weekly loss limit"))
+    def weekly_limit(self, obj: PlayLimits) -> str:
+        return _coins(obj.weekly_loss_limit)
+
+    @admin.display(description=_("lost in the last 24 hours"))
+    def daily_loss(self, obj: PlayLimits) -> str:
+        """What the daily limit counts so far (responsible.selectors.table_loss), in coins."""
+        return _coins(table_loss(user=obj.user, since=timezone.now() - DAY))
+
+    @admin.display(description=_("lost in the last 7 days"))
+    def weekly_loss(self, obj: PlayLimits) -> str:
+        return _coins(table_loss(user=obj.user, since=timezone.now() - WEEK))
+
+    @admin.display(description=_("history"))
     def history(self, obj: PlayLimits) -> str:
         rows = LimitChange.objects.filter(user_id=obj.user_id)[:100]
-        return "\n".join(f"{c.created_at:%Y-%m-%d %H:%M} {c.setting}: {c.old_value} → {c.new_value}"
-                         f"{f' until {c.until:%Y-%m-%d %H:%M}' if c.until else ''}"
-                         f" (applies {c.applies_at:%Y-%m-%d %H:%M})" for c in rows) or "-"
+        return "\n".join(f"{c.created_at:%Y-%m-%d %H:%M} {c.get_setting_display()}: {_value(c, c.old_value)} → "
+                         f"{_value(c, c.new_value)}{f' → {c.until:%Y-%m-%d %H:%M}' if c.until else ''}"
+                         f" ({c.applies_at:%Y-%m-%d %H:%M})" for c in rows) or "-"
+
+
+def _value(change: LimitChange, value: int | None) -> str:
+    """A loss limit in coins; the reminder's minutes as they are."""
+    if change.setting in (Setting.DAILY, Setting.WEEKLY):
+        return _coins(value)
+    return "-" if value is None else str(value)
 
 
 @admin.register(LimitChange)
 class LimitChangeAdmin(_ReadOnly):
-    list_display = ("created_at", "user", "setting", "old_value", "new_value", "until", "applies_at")
+    list_display = ("created_at", "user", "setting", "old", "new", "until", "applies_at")
+
+    @admin.display(description=_("old value"))
+    def old(self, obj: LimitChange) -> str:
+        return _value(obj, obj.old_value)
+
+    @admin.display(description=_("new value"))
+    def new(self, obj: LimitChange) -> str:
+        return _value(obj, obj.new_value)
     list_filter = ("setting",)
     search_fields = ("user__username",)
     date_hierarchy = "created_at"

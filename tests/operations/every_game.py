@@ -82,20 +82,20 @@ def _play(table: Table, users: list[Any], at: dt.datetime) -> Hand:
     return hand
 
 
-def ledger_of_every_game() -> Ledger:
-    """Two hands at every game and mode (one yesterday, one today), then the other house
-    movements of today; everything in the order of time."""
+def ledger_of_every_game(*, yesterday: dt.datetime = YESTERDAY, today: dt.datetime = TODAY) -> Ledger:
+    """Two hands at every game and mode (one ``yesterday``, one ``today``), then the other house
+    movements of ``today``; everything in the order of time."""
     ledger = Ledger()
     seated: dict[tuple[str, str], tuple[Table, list[Any]]] = {}
-    with time_machine.travel(YESTERDAY - dt.timedelta(hours=1), tick=False):
+    with time_machine.travel(yesterday - dt.timedelta(hours=1), tick=False):
         for tag, (game, mode) in enumerate(_game_modes()):
             seated[(game, mode)] = _sit(game, mode, tag)
             ledger.levels[(game, mode)] = seated[(game, mode)][0].stake_level
-    for i, day in enumerate((YESTERDAY, TODAY)):
+    for i, day in enumerate((yesterday, today)):
         for j, (table, users) in enumerate(seated.values()):
             ledger.hands.append(_play(table, users, day + dt.timedelta(minutes=10 * j + i)).pk)
     table, users = next(iter(seated.values()))
-    with time_machine.travel(TODAY + dt.timedelta(hours=2), tick=False):
+    with time_machine.travel(today + dt.timedelta(hours=2), tick=False):
         wallet.wallet_grant(user=users[0], amount=12_345, idempotency_key="dash:grant", actor=None)
         wallet.wallet_adjust(user=users[0], amount=500, reason="goodwill", idempotency_key="dash:adj+", actor=None)
         wallet.wallet_adjust(user=users[1], amount=-200, reason="mistake", idempotency_key="dash:adj-", actor=None)
