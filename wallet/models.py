@@ -141,9 +141,10 @@ class Entry(models.Model):
         indexes = [
             models.Index(fields=["account", "id"], name="wallet_entry_account_id"),
             models.Index(fields=["house", "id"], name="wallet_entry_house_id", condition=~Q(house="")),
-            # The house dashboard's commission figures: an index-only scan in transaction order.
-            models.Index(fields=["transaction"], name="wallet_entry_commission", include=["amount"],
-                         condition=Q(house="commission")),
+            # The house dashboard's figures (every house line of the hands of a span of transaction
+            # ids): an index-only scan in transaction order.
+            models.Index(fields=["transaction"], name="wallet_entry_house_lines", include=["house", "amount"],
+                         condition=~Q(house="")),
         ]
         constraints = [
             models.CheckConstraint(condition=~Q(amount=0), name="wallet_entry_amount_not_zero"),

@@ -5,9 +5,9 @@ in Python.
 - ``hands``: the hands settled at each stake level, whatever they paid (one per settlement).
 - ``level_line``: those hands' house lines (``commission``, ``banker``, ``penalty``, any other
   house account a game's ``house_lines`` names), by stake level and house account.
-- ``house_kind``: every other entry of a house account (grants, adjustments and compensations
-  from ``issuance``, charges outside a hand, reversals, any kind the wallet adds), by house
-  account and transaction kind, in the day of its transaction.
+- ``house_kind``: every entry of a house account outside the hands' settlements (grants,
+  adjustments and compensations from ``issuance``, charges outside a hand, reversals, any kind
+  the wallet adds), by house account and transaction kind, in the day of its transaction.
 
 A hand counts in the day of its settlement (``finished_at``) in the site's time zone. Both
 sides are read within the ledger transaction ids of the span (found on the transactions'
@@ -20,11 +20,14 @@ import datetime as dt
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from django.db.models import Count, Exists, OuterRef, Q, Subquery, Sum
+from django.db import connection
+from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncDate
+from django.utils import timezone
 
 from games.models import Hand
-from wallet.models import Entry, LedgerTransaction
+from tables.models import Table
+from wallet.models import Entry, LedgerTransaction, TransactionKind
 
 HANDS, LEVEL_LINE, HOUSE_KIND = "hands", "level_line", "house_kind"
 #: How much earlier than its hand's ``finished_at`` a settlement's transaction may have been
@@ -90,25 +93,48 @@ def _hands(span: Span, since: dt.datetime, until: dt.datetime | None, tz: ZoneIn
     return [Figure(day, HANDS, int(level), "", "", int(n)) for day, level, n in rows]
 
 
+_LEVEL_LINES_SQL = """
+SELECT per.day, tb.stake_level_id, per.house, sum(per.coins)
+FROM (
+  SELECT {day} AS day, h.table_id, e.house, sum(e.amount) AS coins
+  FROM {hand} h
+  JOIN {entry} e ON e.transaction_id = h.ledger_transaction_id
+  WHERE h.ledger_transaction_id >= %s AND e.transaction_id >= %s {below}
+    AND h.finished_at >= %s AND h.finished_at < %s AND e.house <> ''
+  GROUP BY 1, 2, 3
+) per
+JOIN {table} tb ON tb.id = per.table_id
+GROUP BY 1, 2, 3
+"""
+
+
 def _level_lines(span: Span, since: dt.datetime, until: dt.datetime | None, tz: ZoneInfo) -> list[Figure]:
-    hand = Hand.objects.filter(ledger_transaction_id=OuterRef("transaction_id")).order_by()
-    rows = (
-        Entry.objects.filter(_ids("transaction_id", span)).exclude(house="")
-        .annotate(finished=Subquery(hand.values("finished_at")[:1]),
-                  level=Subquery(hand.values("table__stake_level_id")[:1]))
-        .filter(_window("finished", since, until))
-        .annotate(day=TruncDate("finished", tzinfo=tz))
-        .values("day", "level", "house").annotate(coins=Sum("amount")).order_by()
-        .values_list("day", "level", "house", "coins")
-    )
-    return [Figure(day, LEVEL_LINE, int(level), house, "", int(coins)) for day, level, house, coins in rows]
+    """The house lines of the hands settled in the span: the hands' index (by transaction id)
+    joined to the entries' (by transaction id), both within the span's ids. Written as SQL, since
+    no relation leads from an entry to its hand; the day as each database writes it."""
+    low, high = span
+    day_sql, day_params = connection.ops.datetime_cast_date_sql("h.finished_at", (), tz.key)
+    below = "" if high is None else "AND h.ledger_transaction_id < %s AND e.transaction_id < %s"
+    sql = _LEVEL_LINES_SQL.format(day=day_sql, hand=Hand._meta.db_table, entry=Entry._meta.db_table,
+                                  table=Table._meta.db_table, below=below)
+    end = until or timezone.now() + SLACK
+    params = [*day_params, low, low, *([] if high is None else [high, high]), since, end]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return [Figure(_date(day), LEVEL_LINE, int(level), house, "", int(coins)) for day, level, house, coins in rows]
+
+
+def _date(value: dt.date | str) -> dt.date:
+    return value if isinstance(value, dt.date) else dt.date.fromisoformat(value)
 
 
 def _house_kinds(span: Span, since: dt.datetime, until: dt.datetime | None, tz: ZoneInfo) -> list[Figure]:
-    of_a_hand = Hand.objects.filter(ledger_transaction_id=OuterRef("transaction_id")).order_by()
+    """Every house entry of the span's transactions but the hands' settlements (a settlement is
+    always a hand's: ``games.services.settlement`` posts them, one per hand)."""
     rows = (
         Entry.objects.filter(_ids("transaction_id", span), _window("transaction__created_at", since, until))
-        .exclude(house="").exclude(Exists(of_a_hand))
+        .exclude(house="").exclude(transaction__kind=TransactionKind.SETTLEMENT)
         .annotate(day=TruncDate("transaction__created_at", tzinfo=tz))
         .values("day", "house", "transaction__kind").annotate(coins=Sum("amount")).order_by()
         .values_list("day", "house", "transaction__kind", "coins")

@@ -1,7 +1,7 @@
 """The dashboard's charts: a bar per point (zeros too), round ticks that cover every value,
 a value written on each bar, labels that do not crowd, negative values below the zero line."""
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from operations.charts import PLOT_HEIGHT, TOP, bar_chart, nice_step
 
@@ -11,6 +11,7 @@ def _chart(values: list[int]):  # type: ignore[no-untyped-def]
                      y_title="hands")
 
 
+@settings(deadline=None)  # a property of the drawing, not of its time
 @given(st.lists(st.integers(min_value=-10**12, max_value=10**12), min_size=1, max_size=40))
 def test_every_point_has_a_bar_inside_the_plot_and_its_value(values: list[int]) -> None:
     chart = _chart(values)
