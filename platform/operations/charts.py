@@ -127,8 +127,11 @@ def bar_chart(points: Sequence[tuple[str, int]], *, value_text: Callable[[int], 
                         text_y=round(text_y, 1)))
     ticks = [Tick(y=y_of(v), text=value_text(v)) for v in range(low, high + 1, step)]
     every = max(1, -(-LABEL_GAP // int(bar_step)))
-    labels = [PointLabel(x=round(LEFT + (i + 0.5) * bar_step, 1), text=label)
-              for i, (label, _value) in enumerate(points) if i % every == 0 or i == len(points) - 1]
+    last = len(points) - 1
+    shown = [i for i in range(len(points)) if i % every == 0]
+    if shown and shown[-1] != last:  # the last point is labelled, in place of a neighbour too close to it
+        shown[-1 if last - shown[-1] < every else len(shown):] = [last]
+    labels = [PointLabel(x=round(LEFT + (i + 0.5) * bar_step, 1), text=points[i][0]) for i in shown]
     return Chart(width=int(LEFT + plot_w + RIGHT), height=TOP + PLOT_HEIGHT + BOTTOM, left=LEFT,
                  right=int(LEFT + plot_w), top=TOP, bottom=TOP + PLOT_HEIGHT, zero=zero, bars=bars,
                  ticks=ticks, labels=labels, x_title=x_title, y_title=y_title, vertical_values=vertical)

@@ -41,9 +41,14 @@ def test_a_bar_is_as_tall_as_its_value_and_a_loss_hangs_below_zero() -> None:
 def test_labels_under_many_bars_are_thinned_but_keep_the_last() -> None:
     chart = _chart(list(range(90)))
     xs = [label.x for label in chart.labels]
-    assert all(b - a >= 40 for a, b in zip(xs, xs[1:-1], strict=False))
+    assert all(b - a >= 40 for a, b in zip(xs, xs[1:], strict=False))
     assert chart.labels[-1].text == "89" and chart.vertical_values
     assert chart.width > 90 * 17  # wide enough to read; the page scrolls it
+
+
+def test_the_last_label_replaces_a_neighbour_too_close_to_it() -> None:
+    texts = [label.text for label in _chart([1] * 24).labels]
+    assert texts[-1] == "23" and "22" not in texts and texts[0] == "00"
 
 
 def test_nice_steps() -> None:
