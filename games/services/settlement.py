@@ -14,8 +14,6 @@ from django.db import transaction
 from django.utils import timezone
 from integrity.services import hand_grant_flows_record
 
-from config import metrics
-from config.rows import execute
 from games.adapters import carry_after_removal, engine, house_lines, set_running
 from games.broadcast import notify_user
 from games.models import Hand
@@ -31,6 +29,8 @@ from games.services.store import (
     table_seats_moved,
 )
 from history.services import hand_record_write, hand_void_seats_write
+from kernel import metrics
+from kernel.rows import execute
 from responsible.selectors import player_barred
 from tables.models import Seat, Table
 from wallet import services as wallet

@@ -18,7 +18,6 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from config.rows import execute, fetch_one, json_param
 from games import timers
 from games.adapters import engine
 from games.broadcast import broadcast_table
@@ -40,6 +39,7 @@ from games.services.sql import (
     update_by_id,
     update_with_actions,
 )
+from kernel.rows import execute, fetch_one, json_param
 from tables.models import Seat, Table
 
 #: The sweeper's heartbeat row in :class:`games.models.Clock`.
