@@ -68,7 +68,7 @@ test-steps: dev migrate
 # by database (the ledger, settlement, history, integrity, operators' figures, the live store).
 test-sqlite: dev
 	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL $(VENV)/bin/pytest -m "not browser" \
-	  tests/wallet tests/history tests/integrity tests/operations tests/tables tests/games/live tests/config/test_rows.py
+	  tests/wallet tests/history tests/integrity tests/operations tests/tables tests/games/live tests/kernel/test_rows.py
 
 # Browser tests (Chromium + Playwright) in their own run; scripts/ci_system_packages.sh installs
 # Chromium and the CJK font. Screenshots of every table page land in artifacts/.

@@ -184,7 +184,7 @@ def main() -> None:
     django_setup()
     from django.core.management import call_command
 
-    from config.gc_tuning import gc_tune
+    from kernel.gc_tuning import gc_tune
 
     call_command("migrate", verbosity=0)
     gc_tune()  # as the servers do (config/asgi.py)

@@ -1,5 +1,5 @@
 """A server's CPU for reading its channel-layer subscriptions: the lean reader
-(config/patches/channel_layer.py) against channels_redis's own pub/sub reader, in the same run
+(kernel/patches/channel_layer.py) against channels_redis's own pub/sub reader, in the same run
 (bench/README.md "Parts of the live path").
 
     REDIS_URL=redis://127.0.0.1:6379/5 .venv/bin/python bench/channel_layer.py [--messages 300]
@@ -28,7 +28,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = {
-    "lean reader (config.patches.channel_layer)": "config.patches.channel_layer.RedisPubSubChannelLayer",
+    "lean reader (kernel.patches.channel_layer)": "kernel.patches.channel_layer.RedisPubSubChannelLayer",
     "channels_redis.pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
 }
 PUBLISHER = """

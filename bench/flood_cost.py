@@ -42,11 +42,11 @@ async def _run(n: int) -> list[tuple[str, float]]:
     from channels.testing import WebsocketCommunicator
     from django.conf import settings
 
-    from config.db_threads import in_db_thread
     from config.routing import websocket_urlpatterns
-    from config.websocket import websocket_application
     from games.public_frames import public_frames_forget
     from games.services import limits
+    from kernel.db_threads import in_db_thread
+    from kernel.websocket import websocket_application
     from tables.models import Table
 
     app = websocket_application(websocket_urlpatterns)

@@ -5,7 +5,7 @@ alone (bench/README.md "A visit's cost").
     DATABASE_URL=postgres://... REDIS_URL=redis://... .venv/bin/python bench/session_cpu.py [--tables 20]
 
 Each table gets four new funded players with signed-in sessions. The sockets go through the
-servers' own WebSocket stack (``config.websocket``: the Origin check, the session cookie, the
+servers' own WebSocket stack (``kernel.websocket``: the Origin check, the session cookie, the
 router and the consumer) in Channels' in-process communicator, over the configured channel layer
 and database. Step by step over every table's players: connect (until the snapshot), join (until
 the ack and every connected player's frame of the new version), leave (the same), disconnect.
@@ -184,8 +184,8 @@ def main() -> None:
     django_setup()
     from asgiref.sync import sync_to_async
 
-    from config.websocket import websocket_application
     from games.routing import websocket_urlpatterns
+    from kernel.websocket import websocket_application
 
     application = websocket_application(websocket_urlpatterns)
     counter = Counter()

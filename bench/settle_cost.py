@@ -155,9 +155,9 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from config.gc_tuning import gc_tune
     from games import broadcast
     from games.services import hands
+    from kernel.gc_tuning import gc_tune
 
     call_command("migrate", verbosity=0)
     gc_tune()  # as the servers do

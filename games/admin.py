@@ -17,9 +17,9 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
-from config.admin import ReadOnlyAdminMixin
 from games.adapters import engine
 from games.models import Hand, HandAction, Repair
+from kernel.admin import ReadOnlyAdminMixin
 
 HIDDEN = _("hidden until the hand ends")
 

@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from accounts.sockets import stop_event, user_group
-from config.rows import json_text
 from games.frames import table_frames
 from games.groups import group_send
 from games.lobby import lobby_mark, lobby_mark_on
 from games.sent import sent_mark, sent_mark_on
+from kernel.rows import json_text
 
 if TYPE_CHECKING:
     from tables.models import Table

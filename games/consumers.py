@@ -20,11 +20,6 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.sockets import CLOSE_LOGGED_OUT, stop_frame, user_group
-from config import metrics
-from config.client_ip import scope_client_ip
-from config.db_threads import in_db_thread, in_seat_thread
-from config.rows import json_text
-from config.websocket import LocalizedWebsocketConsumer, session_holds_user
 from games import broadcast
 from games.frames import frame_for
 from games.groups import register_loop
@@ -37,6 +32,11 @@ from games.services.errors import PlayError
 from games.services.limits import address_owner, connection_claim_async, connection_release_async
 from games.services.presence import seat_closed_async, seat_heartbeat_async, seat_opened_async
 from games.services.slots import slot_forget, slot_keep
+from kernel import metrics
+from kernel.client_ip import scope_client_ip
+from kernel.db_threads import in_db_thread, in_seat_thread
+from kernel.rows import json_text
+from kernel.websocket import LocalizedWebsocketConsumer, session_holds_user
 from tables.models import Table
 
 log = logging.getLogger(__name__)
@@ -307,7 +307,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
         """Channels' dispatch, less its ``close_old_connections`` before every handler: that is a
         hop to the shared sync thread for each frame in or out (an eighth of a server's CPU under
         load in bench/live_load.sh), and needless here, where every database call runs in
-        ``config.db_threads.in_db_thread``, which closes stale connections in the thread that uses them."""
+        ``kernel.db_threads.in_db_thread``, which closes stale connections in the thread that uses them."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")

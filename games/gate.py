@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from config.client_ip import scope_client_ip
 from games.services.limits import address_owner, connection_full_async, refusal_told_recently
+from kernel.client_ip import scope_client_ip
 
 #: The close a refused socket gets (docs/PROTOCOL.md "Close codes").
 CLOSE_TOO_MANY_CONNECTIONS = 4429

@@ -14,7 +14,7 @@ thread (a server's database thread, a worker's task) does not go through any eve
 all: its messages are published in one pipelined round trip by a plain Redis client, as the
 layer itself would publish them (its channel names, its serializer), with the caller's other
 Redis writes of the same moment (:func:`group_send`'s ``also``; what it knows of the layer's
-insides, its host and its groups' channel names, is in config/patches/channel_layer.py): no hop to the server's loop
+insides, its host and its groups' channel names, is in kernel/patches/channel_layer.py): no hop to the server's loop
 and no publishes awaited one after the other, which cost about a tenth of an action's CPU
 (bench/action_cpu.py).
 """
@@ -34,7 +34,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from config.redis_driver import driver_info
+from kernel.redis_driver import driver_info
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +115,7 @@ def _direct_publisher(layer: Any) -> tuple[Any, str, bool] | None:
     channels and whether that Redis is ``settings.REDIS_URL``; None for any other layer (or
     several hosts)."""
     # channels_redis is loaded only where a Redis layer is configured (never in the embedded mode)
-    from config.patches.channel_layer import pubsub_publish_target
+    from kernel.patches.channel_layer import pubsub_publish_target
 
     found = pubsub_publish_target(layer)
     if found is None:

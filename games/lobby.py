@@ -19,8 +19,8 @@ from typing import Any
 import redis
 from django.conf import settings
 
-from config.redis_driver import driver_info
 from games.groups import group_send
+from kernel.redis_driver import driver_info
 from tables.groups import LOBBY_GROUP
 from tables.selectors import table_list_by_ids, table_summary
 

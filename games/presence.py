@@ -7,7 +7,7 @@ A heartbeat is one round trip to Redis: its time is set, the time it replaces co
 the first heartbeat on record) and, in the same pipeline, the table's last broadcast version
 (``games.sent``) that the pong carries. Times are stored as plain numbers. The consumer sends it
 from its event loop (``presence_beat_async``): a hop to a thread and back cost a server more than
-the round trip itself (``config.loop_redis``).
+the round trip itself (``kernel.loop_redis``).
 
 A frame shows whether each seat was heard from lately (``presence_online``). A seat's heartbeat
 time only moves forward, so a seat this process has already seen inside the window is still
@@ -32,9 +32,9 @@ from typing import Any
 import redis
 from django.conf import settings
 
-from config.loop_redis import loop_client
-from config.redis_driver import driver_info
 from games import sent
+from kernel.loop_redis import loop_client
+from kernel.redis_driver import driver_info
 
 #: How long a heartbeat stays on record (far beyond any window that reads it).
 PRESENCE_TTL = 24 * 3600

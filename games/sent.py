@@ -18,8 +18,8 @@ from typing import Any
 import redis
 from django.conf import settings
 
-from config.loop_redis import loop_client
-from config.redis_driver import driver_info
+from kernel.loop_redis import loop_client
+from kernel.redis_driver import driver_info
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ def sent_versions(table_ids: list[int]) -> dict[int, int]:
 
 async def sent_version_async(table_id: int) -> int | None:
     """The last version of the table broadcast (None if never), read on the running event loop
-    (``config.loop_redis``), as a spectator's pong carries it."""
+    (``kernel.loop_redis``), as a spectator's pong carries it."""
     return await _store().aread_one(table_id)
 
 

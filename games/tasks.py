@@ -12,12 +12,12 @@ import time
 
 from celery import shared_task
 
-from config import metrics
 from games.lobby import lobby_publish
 from games.services.hands import hand_expire, hand_start_if_ready
 from games.services.retry import with_retries
 from games.services.sweeper import hands_sweep
 from games.timers import EXPIRE_PHASE, START_HAND
+from kernel import metrics
 
 
 @shared_task(name=EXPIRE_PHASE, ignore_result=True)

@@ -22,7 +22,7 @@ def make_user(db: Any) -> Callable[..., Any]:
 
 @pytest.fixture(autouse=True)
 def fresh_limits(settings: Any) -> None:
-    """Each test counts its own leases and limits (config.leases, games.services.limits): none left
+    """Each test counts its own leases and limits (kernel.leases, games.services.limits): none left
     by another test, or by an earlier run in the same Redis, can fill a budget; no address told
     of its limit and no public frame kept by another test."""
     from games.public_frames import public_frames_forget

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from accounts.requests import AuthenticatedHttpRequest
-from config.admin import ReadOnlyAdminMixin
+from kernel.admin import ReadOnlyAdminMixin
 from wallet import services
 from wallet.errors import WalletError
 from wallet.forms import GrantForm, WelcomeGrantForm

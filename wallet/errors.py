@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_noop
 
-from config.errors import AppError
+from kernel.errors import AppError
 from wallet.money import format_coins
 
 

@@ -1,8 +1,8 @@
-"""A hand's state (written on every action) and result compressed with LZ4 (config/lz4.py)."""
+"""A hand's state (written on every action) and result compressed with LZ4 (kernel/lz4.py)."""
 
 from django.db import migrations
 
-from config.lz4 import lz4_columns
+from kernel.lz4 import lz4_columns
 
 
 class Migration(migrations.Migration):

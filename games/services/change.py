@@ -26,8 +26,12 @@ class TableChange:
       read under the lock and kept up to date by the change; None when the frames read them
       after commit (the change moved seats in a way not tracked here).
     - ``version_bumped``: the table's version is bumped already for the next ``table_touch``.
-    - ``broadcast_version``: the version of the change's last ``table_touch``; only the
-      broadcast queued for it runs.
+    - ``broadcast_version``: the version of the change's last ``table_touch``: the one state
+      frame the change sends after commit, built from the table and seats as it leaves them.
+    - ``notices``: what each player is told after commit (user id, notice), in order, before
+      the state frame.
+    - ``send_queued``: the change's frames are queued to go out once the transaction commits
+      (``store.change_send_after_commit``); a rolled-back change sends nothing.
     - ``actions_unsaved``: per hand id, the action log's rows that the hand's next save writes
       in the same statement (PostgreSQL).
     """
@@ -36,6 +40,8 @@ class TableChange:
     seat_rows: list[FrameSeatRow] | None = None
     version_bumped: bool = False
     broadcast_version: int | None = None
+    notices: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    send_queued: bool = False
     actions_unsaved: dict[int, list[list[Any]]] = field(default_factory=dict)
 
     @property

@@ -15,12 +15,12 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from config.errors import AppError
 from games.protocol import Message
 from games.services import hands, seating
 from games.services.errors import PlayError
 from games.services.requests import request_earlier_reply, request_fingerprint, request_record
 from games.services.retry import with_retries
+from kernel.errors import AppError
 
 #: Requests with an effect: an id is spent by the first of them that takes effect.
 EFFECTS = frozenset({"action", "join", "top_up", "sit_out", "leave"})

@@ -17,7 +17,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from config import metrics
 from games import timers
 from games.adapters import (
     carry_after_removal,
@@ -55,6 +54,7 @@ from games.services.store import (
     table_seats_read,
     table_touch,
 )
+from kernel import metrics
 from tables.models import Seat, Table
 
 log = logging.getLogger(__name__)

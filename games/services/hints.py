@@ -28,13 +28,13 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from config.db_threads import in_db_thread
 from games import hint_worker
 from games.adapters import engine
 from games.models import Hand
 from games.services import limits
 from games.services.errors import NoActiveHand, PlayError
 from games.services.retry import with_retries
+from kernel.db_threads import in_db_thread
 
 HINTS_SHOWN = 3
 _pool: ProcessPoolExecutor | None = None

@@ -27,8 +27,8 @@ from typing import Any
 import redis
 from django.conf import settings
 
-from config.loop_redis import loop_client
-from config.redis_driver import driver_info
+from kernel.loop_redis import loop_client
+from kernel.redis_driver import driver_info
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +132,7 @@ class _Redis:
         return bool(self._allowing(lambda: self.claim_script(keys=[key], args=args), True))
 
     async def aclaim(self, user_id: int | str, channel: str, limit: int, ttl: float) -> bool:
-        """:meth:`claim` awaited on the running event loop (``config.loop_redis``)."""
+        """:meth:`claim` awaited on the running event loop (``kernel.loop_redis``)."""
         key, args = _claim_call(user_id, channel, limit, ttl)
         client = loop_client(self.url, timeout=1)
         try:
@@ -234,7 +234,7 @@ async def connection_full_async(*, user_id: int | str) -> bool:
 
 
 def address_owner(address: str) -> str:
-    """Whom a signed-out connection's slot counts against: its client's address (config.client_ip)."""
+    """Whom a signed-out connection's slot counts against: its client's address (kernel.client_ip)."""
     return f"ip:{address}"
 
 

@@ -18,12 +18,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from config.db_threads import in_db_thread
 from games.frames import snapshot_from, snapshot_rows
 from games.presence import Also, presence_beat, presence_beat_async, presence_closed, presence_read
 from games.services.hand_presence import hand_player_back, hand_player_left
 from games.services.hands import hand_start_after_commit
 from games.services.store import table_lock, table_touch
+from kernel.db_threads import in_db_thread
 from tables.models import Seat
 
 log = logging.getLogger(__name__)

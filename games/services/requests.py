@@ -17,11 +17,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from config.rows import execute, json_param
 from games.engine.canonical import canonical_json
 from games.models import ClientRequest
 from games.services.errors import PlayError
 from games.services.sql import statements
+from kernel.rows import execute, json_param
 
 
 def request_fingerprint(*, table_id: int, type: str, data: dict[str, Any]) -> str:

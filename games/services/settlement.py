@@ -14,15 +14,13 @@ from django.db import transaction
 from django.utils import timezone
 from integrity.services import hand_grant_flows_record
 
-from config import metrics
-from config.rows import execute
 from games.adapters import carry_after_removal, engine, house_lines, set_running
-from games.broadcast import notify_user
 from games.models import Hand
 from games.services.change import TableChange
 from games.services.sql import statements
 from games.services.store import (
     STATE_FIELDS,
+    change_notify,
     hand_save,
     seats_leaving,
     seats_locked_with_money,
@@ -31,6 +29,8 @@ from games.services.store import (
     table_seats_moved,
 )
 from history.services import hand_record_write, hand_void_seats_write
+from kernel import metrics
+from kernel.rows import execute
 from responsible.selectors import player_barred
 from tables.models import Seat, Table
 from wallet import services as wallet
@@ -170,8 +170,7 @@ def seat_remove(*, change: TableChange, seat: Seat, reason: str, money: int) -> 
             user=seat.user, table_ref=table.wallet_ref, amount=None,
             idempotency_key=f"cashout:{table.pk}:{seat.user_id}:{seat.pk}:{table.version}", memo=reason,
         )
-    user_id, table_id = seat.user_id, table.pk
-    transaction.on_commit(lambda: notify_user(user_id, table_id, {"event": "removed", "reason": reason}), robust=True)
+    change_notify(change, seat.user_id, {"event": "removed", "reason": reason})
     # One statement: Django's ``Model.delete`` gathers related rows and signals first, a fifth
     # of a leave's CPU, and a seat has neither.
     execute(statements().seat_delete, [seat.pk])

@@ -1,6 +1,6 @@
 """The live path's hand-written statements (docs/SCALING.md "What one action costs"), written
 once: the table, its stake level, its current hand, the action log. ``store`` runs them; the
-rows they read become model instances through :class:`config.rows.Rows`.
+rows they read become model instances through :class:`kernel.rows.Rows`.
 
 Only table and column names from the models' metadata are put into the text; every value is a
 parameter. The text is the same for PostgreSQL and SQLite but for the row lock, which SQLite
@@ -16,8 +16,8 @@ from typing import Any
 from django.db import connection
 
 from accounts.models import User
-from config.rows import Compiled, Rows, quote
 from games.models import ClientRequest, Hand, HandAction
+from kernel.rows import Compiled, Rows, quote
 from responsible.models import PlayLimits
 from tables.models import Seat, StakeLevel, Table
 from wallet.selectors import table_money_column

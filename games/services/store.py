@@ -18,10 +18,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from config.rows import execute, fetch_one, json_param
 from games import timers
 from games.adapters import engine
-from games.broadcast import broadcast_table
+from games.broadcast import broadcast_table, notify_user
 from games.models import Clock, Hand, HandAction
 from games.services.change import TableChange
 from games.services.sql import (
@@ -40,6 +39,7 @@ from games.services.sql import (
     update_by_id,
     update_with_actions,
 )
+from kernel.rows import execute, fetch_one, json_param
 from tables.models import Seat, Table
 
 #: The sweeper's heartbeat row in :class:`games.models.Clock`.
@@ -131,17 +131,32 @@ def table_touch(change: TableChange) -> int:
     else:
         execute(statements().table_bump_only, [table.pk])
         table.version += 1  # the row is locked: the copy in memory is the row
-    table_id, version = table.pk, table.version
-    # Of the broadcasts a change queued, only the one for its last touch runs, built from the
-    # table and seats as the transaction left them.
-    change.broadcast_version = version
+    change.broadcast_version = table.version
+    change_send_after_commit(change)
+    return table.version
 
-    def broadcast() -> None:
-        if change.broadcast_version == version:
-            broadcast_table(table_id, table, change.seat_rows)
 
-    transaction.on_commit(broadcast, robust=True)
-    return version
+def change_notify(change: TableChange, user_id: int, notice: dict[str, Any]) -> None:
+    """Tell the player this after the change commits (before its state frame)."""
+    change.notices.append((user_id, notice))
+    change_send_after_commit(change)
+
+
+def change_send_after_commit(change: TableChange) -> None:
+    """Queue the change's frames once: when the transaction commits, its notices and then one
+    state frame for its last touch, however many times it touched the table."""
+    if change.send_queued:
+        return
+    change.send_queued = True
+
+    def send() -> None:
+        table = change.table
+        for user_id, notice in change.notices:
+            notify_user(user_id, table.pk, notice)
+        if change.broadcast_version is not None:
+            broadcast_table(table.pk, table, change.seat_rows)
+
+    transaction.on_commit(send, robust=True)
 
 
 def table_save(change: TableChange, fields: tuple[str, ...], *, touch: bool = False) -> None:

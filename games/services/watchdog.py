@@ -22,12 +22,12 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Count, Max, OuterRef, Q, Subquery
 
-from config import metrics
 from games.adapters import engine, player_limits
 from games.broadcast import broadcast_table
 from games.models import Hand, Repair
 from games.sent import sent_versions
 from games.services.hands import hand_expire, hand_start_if_ready, hand_void
+from kernel import metrics
 from tables.models import Seat, StakeLevel, Table
 
 log = logging.getLogger(__name__)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from config.errors import AppError
+from kernel.errors import AppError
 
 
 class SignUpRefused(AppError):

@@ -1,7 +1,7 @@
 """Log-in limiting: django-axes with a second, per-username limit.
 
 - axes locks a (username, address) pair after ``AXES_FAILURE_LIMIT`` failures for
-  ``AXES_COOLOFF_HOURS``; the address is ``config.client_ip.get_client_ip``.
+  ``AXES_COOLOFF_HOURS``; the address is ``kernel.client_ip.get_client_ip``.
 - ``LoginLimitHandler`` adds a lock of the username alone, from every address together, after
   ``LOGIN_USERNAME_FAILURE_LIMIT`` failures in ``LOGIN_USERNAME_WINDOW_MINUTES``, for
   ``LOGIN_USERNAME_COOLOFF_MINUTES`` (``accounts.services.login_failure_record``).
@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from accounts.selectors import login_username_locked_until
 from accounts.services import login_failure_record, login_throttle_reset
-from config.client_ip import get_client_ip
+from kernel.client_ip import get_client_ip
 
 
 def _username(request: HttpRequest, credentials: dict[str, Any] | None) -> str:

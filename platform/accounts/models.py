@@ -83,7 +83,7 @@ class LoginThrottle(models.Model):
 
 
 class Footprint(models.Model):
-    """Where an account was made: the client address (``config.client_ip``) and the browser
+    """Where an account was made: the client address (``kernel.client_ip``) and the browser
     (the site's long-lived signed cookie, ``accounts.browser``) of its sign-up, and what became of
     its welcome coins. Sign-up limits count these rows; staff see accounts sharing a browser or an
     address as linked (``accounts.selectors.accounts_linked``). Written by ``accounts.services``."""

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Footprint, LoginThrottle, User
 from accounts.names import name_key
-from config.client_ip import UNKNOWN
+from kernel.client_ip import UNKNOWN
 
 
 def login_username_locked_until(*, username: str, now: datetime) -> datetime | None:

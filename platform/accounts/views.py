@@ -27,7 +27,7 @@ from accounts.login_limits import lock_release
 from accounts.models import Footprint, User
 from accounts.requests import AuthenticatedHttpRequest
 from accounts.services.signup import signup_check, signup_welcome
-from config.client_ip import get_client_ip
+from kernel.client_ip import get_client_ip
 from wallet.money import format_coins
 from wallet.selectors import wallet_balance
 

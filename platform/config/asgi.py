@@ -15,9 +15,9 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from config.logs import quiet_server_logs  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.websocket import websocket_application  # noqa: E402
+from kernel.logs import quiet_server_logs  # noqa: E402
+from kernel.websocket import websocket_application  # noqa: E402
 
 quiet_server_logs()
 if settings.CELERY_EMBEDDED_WORKER:
@@ -32,6 +32,6 @@ application = ProtocolTypeRouter(
     }
 )
 
-from config.gc_tuning import gc_tune  # noqa: E402
+from kernel.gc_tuning import gc_tune  # noqa: E402
 
 gc_tune()  # last: what the server holds once started is out of the collector's reach

@@ -30,7 +30,7 @@ from celery import Celery, Task, signals
 from django.conf import settings
 from django.db import close_old_connections, connections
 
-from config.gc_tuning import gc_tune
+from kernel.gc_tuning import gc_tune
 
 # `celery -A config` runs from platform/: the project root (games, wallet) must be importable too.
 _ROOT = str(Path(__file__).resolve().parents[2])
@@ -105,7 +105,7 @@ def channel_layer_loop(**kwargs: Any) -> None:
 
 @signals.worker_process_init.connect
 def collector_tuned(**kwargs: Any) -> None:
-    """A prefork child's garbage collector tuned as a server's (config/gc_tuning.py)."""
+    """A prefork child's garbage collector tuned as a server's (kernel/gc_tuning.py)."""
     gc_tune()
 
 

@@ -1,7 +1,7 @@
 """``/metrics``: the Prometheus scrape endpoint (README.md "Metrics"), not public.
 
 A scrape is answered for a client address in ``settings.METRICS_ALLOWED_IPS`` (addresses or
-networks; loopback by default), as ``config.client_ip`` computes it, so a header a client wrote
+networks; loopback by default), as ``kernel.client_ip`` computes it, so a header a client wrote
 is not believed; for a request with ``Authorization: Bearer <METRICS_TOKEN>`` when that setting
 is set; and for a signed-in staff user. Anyone else gets 403. The address and the token are
 checked first, so a scrape never loads a session.
@@ -18,8 +18,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseForbidden
 from prometheus_client.django import PrometheusDjangoView
 
-from config import metrics
-from config.client_ip import Network, get_client_ip
+from kernel import metrics
+from kernel.client_ip import Network, get_client_ip
 
 
 @lru_cache(maxsize=8)
@@ -55,7 +55,7 @@ def scrape_allowed(request: HttpRequest) -> bool:
 
 class MetricsView(PrometheusDjangoView):
     """prometheus_client's own Django view (text or OpenMetrics by the ``Accept`` header,
-    gzip, ``name[]`` filters) over :func:`config.metrics.scrape_registry`."""
+    gzip, ``name[]`` filters) over :func:`kernel.metrics.scrape_registry`."""
 
     http_method_names = ["get"]
 

@@ -8,6 +8,6 @@ from games.routing import websocket_urlpatterns as games_routes
 from tables.routing import websocket_urlpatterns as tables_routes
 
 if TYPE_CHECKING:
-    from config.websocket import WebSocketRoute
+    from kernel.websocket import WebSocketRoute
 
 websocket_urlpatterns: list[WebSocketRoute] = [*games_routes, *tables_routes]

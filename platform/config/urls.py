@@ -6,9 +6,9 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from accounts.sign_in import admin_sign_out
 from accounts.views import HomeView, set_language
-from config.bounds import IdConverter
 from config.health import healthz
 from config.metrics_view import MetricsView
+from kernel.bounds import IdConverter
 
 register_converter(IdConverter, "id")
 

@@ -25,12 +25,12 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.permissions import can_read_hands, can_review_disputes
-from config.errors import AppError
 from disputes.models import Dispute
 from disputes.selectors import dispute_ledger_entries, dispute_queue
 from disputes.services import dispute_note, dispute_resolve, dispute_review_start
 from history.admin import body_json, body_replay_html, record_json, replay_html
 from history.selectors import hand_record_player_copy
+from kernel.errors import AppError
 from wallet.money import parse_coins
 
 DECISIONS = [

@@ -11,7 +11,7 @@
   "compensation": minor units}``.
 Who may do what is ``accounts.permissions``: what the admin grants. Auditors read everything and
 change nothing (403 on every write). The services' refusals
-answer through the API's one exception handler (``config.api``): 403 when not allowed, else 400,
+answer through the API's one exception handler (``kernel.api``): 403 when not allowed, else 400,
 with the reason as ``detail``.
 """
 
@@ -32,11 +32,11 @@ from rest_framework.views import APIView
 from accounts.permissions import CanReviewDisputes, can_read_disputes
 from accounts.requests import AuthenticatedRequest
 from accounts.roles import is_auditor
-from config.bounds import AMOUNT_MAX, ID_MAX
 from disputes.models import Dispute
 from disputes.selectors import dispute_events_for, dispute_get_for, dispute_list_for
 from disputes.services import dispute_open, dispute_resolve, dispute_review_start
 from history.models import HandRecord, VoidedHandSeat
+from kernel.bounds import AMOUNT_MAX, ID_MAX
 
 PUBLIC_NOTES = ("upheld", "rejected")
 

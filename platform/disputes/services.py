@@ -19,9 +19,9 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.permissions import can_review_disputes
-from config.errors import HTTP_FORBIDDEN, AppError
 from disputes.models import Dispute, DisputeEvent
 from history.models import HandRecord, HandRecordSeat, VoidedHandSeat
+from kernel.errors import HTTP_FORBIDDEN, AppError
 from wallet import services as wallet
 
 MAX_TEXT = 4000

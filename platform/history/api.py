@@ -32,7 +32,6 @@ from rest_framework.views import APIView
 from accounts.models import User
 from accounts.permissions import CanReadHands, can_read_hands
 from accounts.requests import AuthenticatedRequest
-from config.bounds import ID_MAX
 from games.engine.registry import GAMES
 from history.exports.stream import FORMATS, export_lines, export_response
 from history.selectors import (
@@ -44,6 +43,7 @@ from history.selectors import (
     parse_moment,
     user_lookup,
 )
+from kernel.bounds import ID_MAX
 
 FILTER_PARAMETERS = [
     OpenApiParameter("format", str, enum=list(FORMATS), description="jsonl (default), text or csv"),

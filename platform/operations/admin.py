@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.roles import is_auditor
-from config.admin import ReadOnlyAdminMixin
+from kernel.admin import ReadOnlyAdminMixin
 from operations import dashboard_views, selectors, services
 from operations.dashboard_views import may_see_dashboard
 from operations.forms import StaffActionForm, request_key_issue

@@ -8,7 +8,7 @@ from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from config.bounds import AMOUNT_MAX
+from kernel.bounds import AMOUNT_MAX
 from operations.models import StaffAction
 from tables.models import Table
 

@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 from django.views import View
 
 from accounts.requests import AuthenticatedHttpRequest
-from config.errors import AppError
 from games.services.standing import player_stop
+from kernel.errors import AppError
 from responsible.forms import CoolOffForm, ExclusionForm, LimitsForm
 from responsible.models import LimitChange, Setting
 from responsible.selectors import DAY, WEEK, limit_history, limits_current, table_loss

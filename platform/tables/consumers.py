@@ -12,9 +12,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from accounts.sockets import CLOSE_LOGGED_OUT, stop_frame, user_group
-from config import metrics
-from config.db_threads import in_db_thread
-from config.websocket import LocalizedWebsocketConsumer
+from kernel import metrics
+from kernel.db_threads import in_db_thread
+from kernel.websocket import LocalizedWebsocketConsumer
 from tables.groups import LOBBY_GROUP
 from tables.selectors import table_list_open, table_summary
 

@@ -1,5 +1,5 @@
 """A WebSocket's user is the one its session cookie names, found once as it opens
-(config.websocket.SocketAuthMiddleware); no cookie, an unknown one, or a session whose password
+(kernel.websocket.SocketAuthMiddleware); no cookie, an unknown one, or a session whose password
 hash is stale is an anonymous spectator."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.testing import WebsocketCommunicator
 
 from bench.harness.fleet import session_for
-from config.websocket import SocketAuthMiddleware
+from kernel.websocket import SocketAuthMiddleware
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

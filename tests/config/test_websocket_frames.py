@@ -1,5 +1,5 @@
 """Frames through a real uvicorn started as README.md runs it (``--ws-max-size`` =
-``config.websocket.WS_MAX_SIZE``): a frame over the protocol's 4 KiB but within the server's
+``kernel.websocket.WS_MAX_SIZE``): a frame over the protocol's 4 KiB but within the server's
 limit, and a binary frame that is not UTF-8, each get one error frame and the socket carries
 on (docs/PROTOCOL.md "Limits")."""
 
@@ -16,8 +16,8 @@ import uvicorn
 from websockets.exceptions import ConnectionClosedError
 from websockets.sync.client import ClientConnection, connect
 
-from config.websocket import WS_MAX_SIZE
 from games.protocol import MAX_MESSAGE_BYTES
+from kernel.websocket import WS_MAX_SIZE
 from tests.browser.conftest import _free_port, asgi_app
 from tests.factories import table_at
 

@@ -10,8 +10,8 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from config.errors import AppError
 from games.services.seating import seat_join, seat_leave, seat_top_up
+from kernel.errors import AppError
 from responsible.errors import LimitRefused
 from responsible.selectors import DAY, table_loss
 from responsible.services import limits_set

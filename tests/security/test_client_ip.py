@@ -1,4 +1,4 @@
-"""One client address for login limiting, throttles and logs (config.client_ip)."""
+"""One client address for login limiting, throttles and logs (kernel.client_ip)."""
 
 import ipaddress
 
@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rest_framework.request import Request
 
-from config.client_ip import client_address, get_client_ip, scope_client_ip
-from config.throttling import ClientAnonRateThrottle
+from kernel.client_ip import client_address, get_client_ip, scope_client_ip
+from kernel.throttling import ClientAnonRateThrottle
 
 PROXY = [ipaddress.ip_network("10.0.0.0/8")]
 addresses = st.ip_addresses(v=4).map(str)

@@ -1,4 +1,4 @@
-"""The WebSocket Origin check compares scheme, host and port (config.websocket.SiteOriginValidator)."""
+"""The WebSocket Origin check compares scheme, host and port (kernel.websocket.SiteOriginValidator)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.testing import WebsocketCommunicator
 
-from config.websocket import SiteOriginValidator
+from kernel.websocket import SiteOriginValidator
 
 pytestmark = pytest.mark.asyncio
 

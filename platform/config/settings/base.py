@@ -16,11 +16,11 @@ import django_stubs_ext
 import environ
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 
-from config.logs import ROUTINE_LOGGERS
-from config.patches.redis_parsers import PubSubParser
-from config.redis_driver import driver_info
 from config.settings.budgets import *  # noqa: F403 - EXPORTS_*, HEALTHZ_*, the signed-out sockets' limits
 from config.settings.budgets import exports_database
+from kernel.logs import ROUTINE_LOGGERS
+from kernel.patches.redis_parsers import PubSubParser
+from kernel.redis_driver import driver_info
 
 # Django classes that are generic in the type stubs only (ModelAdmin, ModelForm, the class-based
 # views) accept type arguments at run time too: ``admin.ModelAdmin[Entry]``. No builtins are added.
@@ -51,10 +51,10 @@ DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 # Proxies (addresses or networks) whose X-Forwarded-For is believed; none by default, so the
-# client is the connecting address (config.client_ip).
+# client is the connecting address (kernel.client_ip).
 TRUSTED_PROXIES = env.list("DJANGO_TRUSTED_PROXIES", default=[])
 # Origins, besides the one a socket is opened to, that pages opening WebSockets may have
-# (scheme://host[:port], compared exactly; config.websocket.SiteOriginValidator).
+# (scheme://host[:port], compared exactly; kernel.websocket.SiteOriginValidator).
 WS_ALLOWED_ORIGINS = env.list("DJANGO_WS_ALLOWED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
@@ -94,7 +94,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
     "accounts.middleware.BrowserCookieMiddleware",
-    "config.nul_guard.NulRefusalMiddleware",
+    "kernel.nul_guard.NulRefusalMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
@@ -150,8 +150,8 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         }
         # Django's backend with one change: a connection idle for a while is checked as it
         # leaves the pool (after a PostgreSQL restart a dead one is replaced instead of failing
-        # the request that drew it), one in steady use is not (config/db_pool.py).
-        DATABASES["default"]["ENGINE"] = "config.patches.postgresql"
+        # the request that drew it), one in steady use is not (kernel/db_pool.py).
+        DATABASES["default"]["ENGINE"] = "kernel.patches.postgresql"
 DATABASES["exports"] = exports_database(DATABASES["default"])
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -163,18 +163,18 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # Pub/sub delivers a group message to every server at once (no polling of lists):
-            # channels_redis's pub/sub layer, its subscriptions read leaner (config/patches/channel_layer.py).
-            "BACKEND": env.str("CHANNEL_LAYER_BACKEND", default="config.patches.channel_layer.RedisPubSubChannelLayer"),
-            # The parser: redis-py's, less a debug line built for every message (config/patches/redis_parsers.py).
-            # The driver's name and version found once, not per connection (config/redis_driver.py).
+            # channels_redis's pub/sub layer, its subscriptions read leaner (kernel/patches/channel_layer.py).
+            "BACKEND": env.str("CHANNEL_LAYER_BACKEND", default="kernel.patches.channel_layer.RedisPubSubChannelLayer"),
+            # The parser: redis-py's, less a debug line built for every message (kernel/patches/redis_parsers.py).
+            # The driver's name and version found once, not per connection (kernel/redis_driver.py).
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "parser_class": PubSubParser, "driver_info": driver_info()}],
                 "prefix": env.str("CHANNELS_PREFIX", default="asgi"),
             },
         }
     }
-    # Django's Redis cache, less a new client object per call (config/patches/cache.py).
-    CACHES = {"default": {"BACKEND": "config.patches.cache.RedisCache", "LOCATION": REDIS_URL}}
+    # Django's Redis cache, less a new client object per call (kernel/patches/cache.py).
+    CACHES = {"default": {"BACKEND": "kernel.patches.cache.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -195,8 +195,8 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # The visibility timeout must exceed the longest countdown, or Redis redelivers an unacked
 # timer task early (the database row stays the truth; tasks check the phase sequence).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
-# kombu's Redis transport, fixed so a worker outlives a Redis restart (config/patches/broker.py).
-CELERY_BROKER_TRANSPORT = "config.patches.broker:Transport" if CELERY_BROKER_URL.startswith("redis://") else None
+# kombu's Redis transport, fixed so a worker outlives a Redis restart (kernel/patches/broker.py).
+CELERY_BROKER_TRANSPORT = "kernel.patches.broker:Transport" if CELERY_BROKER_URL.startswith("redis://") else None
 CELERY_TIMEZONE = "UTC"
 # Embedded default: run a worker thread inside the server process (config.embedded).
 CELERY_EMBEDDED_WORKER = env.bool("CELERY_EMBEDDED_WORKER", default=CELERY_BROKER_URL.startswith("memory://"))
@@ -209,7 +209,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 }
 CELERY_IMPORTS = ("config.tasks", "games.tasks", "operations.tasks")
 
-# --- The garbage collector (config/gc_tuning.py) ------------------------------------------
+# --- The garbage collector (kernel/gc_tuning.py) ------------------------------------------
 GC_FREEZE = env.bool("GC_FREEZE", default=True)
 GC_GEN0_THRESHOLD = env.int("GC_GEN0_THRESHOLD", default=50_000)
 
@@ -240,13 +240,13 @@ AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_HANDLER = "accounts.login_limits.LoginLimitHandler"
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
-AXES_CLIENT_IP_CALLABLE = "config.client_ip.get_client_ip"
+AXES_CLIENT_IP_CALLABLE = "kernel.client_ip.get_client_ip"
 LOGIN_USERNAME_FAILURE_LIMIT = env.int("LOGIN_USERNAME_FAILURE_LIMIT", default=20)
 LOGIN_USERNAME_WINDOW_MINUTES = env.int("LOGIN_USERNAME_WINDOW_MINUTES", default=15)
 LOGIN_USERNAME_COOLOFF_MINUTES = env.int("LOGIN_USERNAME_COOLOFF_MINUTES", default=15)
 
 # Sign-up and welcome limits (accounts.services, docs/SECURITY.md "Sign-ups"). An address is
-# config.client_ip's; a browser is the site's signed cookie BROWSER_COOKIE_NAME. Within
+# kernel.client_ip's; a browser is the site's signed cookie BROWSER_COOKIE_NAME. Within
 # SIGNUP_WINDOW_HOURS an address may make SIGNUP_PER_ADDRESS accounts and a browser
 # SIGNUP_PER_BROWSER; within WELCOME_WINDOW_DAYS an address earns WELCOME_PER_ADDRESS welcome
 # grants and a browser WELCOME_PER_BROWSER (later accounts are made without welcome coins).
@@ -297,11 +297,11 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "kernel.schema.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "config.api.exception_handler",
-    # Throttles identify clients by config.client_ip (config.throttling); DRF's own classes
+    "EXCEPTION_HANDLER": "kernel.api.exception_handler",
+    # Throttles identify clients by kernel.client_ip (kernel.throttling); DRF's own classes
     # would otherwise believe any X-Forwarded-For.
     "NUM_PROXIES": 0,
 }
@@ -337,7 +337,7 @@ CONTENT_SECURITY_POLICY = {
 
 # At the default level the log shows start-up, errors, settled hands and faults; the routine
 # ticks of Celery (beat, each task received and succeeded) and of WebSockets opening and closing
-# only at LOG_LEVEL=DEBUG (config/logs.py, README.md "Logs"). No "AXES: BEGIN" on every command.
+# only at LOG_LEVEL=DEBUG (kernel/logs.py, README.md "Logs"). No "AXES: BEGIN" on every command.
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
 ROUTINE_LOG_LEVEL = "DEBUG" if LOG_LEVEL == "DEBUG" else "WARNING"
 AXES_VERBOSE = env.bool("AXES_VERBOSE", default=False)
@@ -350,10 +350,10 @@ LOGGING = {
 }
 
 # --- Metrics (README.md "Metrics") -----------------------------------------------------------
-# /metrics answers these client addresses or networks (as config.client_ip sees them), staff
+# /metrics answers these client addresses or networks (as kernel.client_ip sees them), staff
 # users, and requests with "Authorization: Bearer <METRICS_TOKEN>" when a token is set. Several
 # processes share their metrics through PROMETHEUS_MULTIPROC_DIR, read from the environment by
-# prometheus_client itself (config.metrics).
+# prometheus_client itself (kernel.metrics).
 METRICS_ALLOWED_IPS = env.list("METRICS_ALLOWED_IPS", default=["127.0.0.1", "::1"])
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 # A scrape of a server's own HTTP port is not redirected to HTTPS (config.settings.production).
@@ -371,7 +371,7 @@ GAMES_OUTAGE_AFTER = env.int("GAMES_OUTAGE_AFTER", default=20)  # sweeper silent
 GAMES_SWEEP_GRACE = env.float("GAMES_SWEEP_GRACE", default=2.0)
 GAMES_WATCHDOG_VOID_AFTER = env.int("GAMES_WATCHDOG_VOID_AFTER", default=3)  # failed sweeps, then void
 GAMES_SWEEP_EVERY = env.float("GAMES_SWEEP_EVERY", default=3.0)
-GAMES_DB_THREADS = env.int("GAMES_DB_THREADS", default=4)  # a server's threads for database work (config/db_threads.py)
+GAMES_DB_THREADS = env.int("GAMES_DB_THREADS", default=4)  # a server's threads for database work (kernel/db_threads.py)
 GAMES_DB_SEAT_THREADS = env.int("GAMES_DB_SEAT_THREADS", default=1)  # and for seat changes, beside those
 GAMES_CLIENT_ID_RETENTION = env.int("GAMES_CLIENT_ID_RETENTION", default=7 * 24 * 3600)  # spent ids kept
 # The sweeper has a queue of its own, served by a worker of its own (README.md "Production

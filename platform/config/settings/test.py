@@ -14,5 +14,5 @@ GAMES_TIMERS = False
 GAMES_START_DELAY = 5  # nothing deals by itself: tests call the services (or the sweeper)
 GAMES_NEXT_HAND_DELAY = 5
 CELERY_EMBEDDED_WORKER = False  # importing config.asgi in a test must not start a worker
-GC_FREEZE = False  # the test process keeps Python's collector as it is (config/gc_tuning.py)
+GC_FREEZE = False  # the test process keeps Python's collector as it is (kernel/gc_tuning.py)
 HEALTHZ_CACHE_SECONDS = 0  # every probe checks afresh; tests of the cache set it

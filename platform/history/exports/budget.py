@@ -7,7 +7,7 @@ so that however many are open, and however slowly their clients read, live play 
    one query whose connection goes back at once (``history.exports.stream``): while a client
    reads, or stalls, the export holds no connection at all.
 2. **A place among the running exports.** At most ``EXPORTS_PER_USER`` exports of one account and
-   ``EXPORTS_RUNNING_MAX`` in all run at once, counted by leases (``config.leases``) that expire
+   ``EXPORTS_RUNNING_MAX`` in all run at once, counted by leases (``kernel.leases``) that expire
    on their own a minute after the time limit, should the process die. An export past the
    budget is refused before it starts: 429 with a message in the person's language.
 3. **A time limit.** An export still running ``EXPORTS_TIME_LIMIT`` seconds after it started
@@ -25,8 +25,8 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.translation import gettext as _
 
-from config.errors import AppError
-from config.leases import lease_drop, lease_take
+from kernel.errors import AppError
+from kernel.leases import lease_drop, lease_take
 
 HTTP_TOO_MANY_REQUESTS = 429
 ALL = "exports"

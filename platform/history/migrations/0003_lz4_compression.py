@@ -1,8 +1,8 @@
-"""A hand record's canonical text compressed with LZ4 (config/lz4.py)."""
+"""A hand record's canonical text compressed with LZ4 (kernel/lz4.py)."""
 
 from django.db import migrations
 
-from config.lz4 import lz4_columns
+from kernel.lz4 import lz4_columns
 
 
 class Migration(migrations.Migration):

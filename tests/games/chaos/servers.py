@@ -23,7 +23,7 @@ def asgi_app() -> Any:
     from django.core.asgi import get_asgi_application
 
     from config.routing import websocket_urlpatterns
-    from config.websocket import websocket_application
+    from kernel.websocket import websocket_application
 
     return ProtocolTypeRouter({
         "http": ASGIStaticFilesHandler(get_asgi_application()),

@@ -1,4 +1,4 @@
-"""A Celery worker outlives a Redis restart (config/patches/broker.py): a real worker process, holding a
+"""A Celery worker outlives a Redis restart (kernel/patches/broker.py): a real worker process, holding a
 phase timer that waits for its ETA, loses its real redis-server; Redis comes back empty; the
 worker reconnects and runs the next task. Before the fix kombu's restore of the held messages on
 the lost connection raised AttributeError and the worker exited."""
@@ -65,7 +65,7 @@ def test_the_worker_survives_a_redis_restart_and_runs_the_next_task(tmp_path: Pa
              "--concurrency", "1", "--without-mingle", "--without-gossip"],
             cwd=ROOT / "platform", env=env, stdout=out, stderr=subprocess.STDOUT)
     client = Celery(broker=url)
-    client.conf.broker_transport = "config.patches.broker:Transport"
+    client.conf.broker_transport = "kernel.patches.broker:Transport"
     try:
         assert _wait_for(log, "ready.", 60), log.read_text()
         client.send_task("games.expire_phase", args=[0, 0], countdown=600)  # a timer held until its ETA

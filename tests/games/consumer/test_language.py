@@ -12,7 +12,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from config.routing import websocket_urlpatterns
-from config.websocket import scope_language
+from kernel.websocket import scope_language
 from tests.games.live.helpers import WsPlayer, db
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

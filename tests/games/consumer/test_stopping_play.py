@@ -25,11 +25,11 @@ from django.urls import reverse
 from operations.services import staff_ban
 
 from accounts.models import User
-from config.websocket import SocketAuthMiddleware
 from games.adapters import engine
 from games.models import Hand
 from games.routing import websocket_urlpatterns as table_routes
 from games.services.hands import hand_act, hand_start_if_ready
+from kernel.websocket import SocketAuthMiddleware
 from tables.models import Seat, Table
 from tables.routing import websocket_urlpatterns as lobby_routes
 from tests.games.live.helpers import WsPlayer, db

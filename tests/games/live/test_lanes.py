@@ -1,5 +1,5 @@
 """A hand's actions and seat changes take separate lanes of a server's database threads
-(config/db_threads.py): a burst of seat changes queues among its own, never before an action."""
+(kernel/db_threads.py): a burst of seat changes queues among its own, never before an action."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from config.db_threads import db_executor
 from games.services.hands import hand_start_if_ready
+from kernel.db_threads import db_executor
 from tests.games.live.helpers import WsPlayer, db, gather
 from tests.games.live.test_thirteen_live import arrangement
 

@@ -46,7 +46,7 @@ def _start(port: int) -> subprocess.Popen[bytes]:
     raise RuntimeError("redis-server did not start")
 
 
-@pytest.fixture(params=["config.patches.channel_layer.RedisPubSubChannelLayer", "channels_redis.pubsub.RedisPubSubChannelLayer",
+@pytest.fixture(params=["kernel.patches.channel_layer.RedisPubSubChannelLayer", "channels_redis.pubsub.RedisPubSubChannelLayer",
                         "channels_redis.core.RedisChannelLayer"])
 def private_layer(settings: pytest.FixtureRequest, request: pytest.FixtureRequest) -> Iterator[dict[str, Any]]:
     """The private redis-server's port and process; a test that restarts it puts the new

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from config.errors import AppError
 from games.services import seating
+from kernel.errors import AppError
 from tables.models import Seat
 from wallet.selectors import table_money, wallet_balance
 

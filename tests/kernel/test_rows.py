@@ -1,4 +1,4 @@
-"""The live path's statements (config/rows.py): one cursor kept per database session, and every
+"""The live path's statements (kernel/rows.py): one cursor kept per database session, and every
 statement still counted while queries are logged."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from config.rows import _cursor, fetch_all, fetch_one
+from kernel.rows import _cursor, fetch_all, fetch_one
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,4 +1,4 @@
-"""The pool's check (config/db_pool.py): an empty query only for a connection that was idle, or
+"""The pool's check (kernel/db_pool.py): an empty query only for a connection that was idle, or
 that the server has written to while it sat in the pool; a real PostgreSQL connection each time."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from psycopg_pool import ConnectionPool
 
-from config import db_pool
+from kernel import db_pool
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 

@@ -1,6 +1,6 @@
-"""Each patch of a library's internals (config/patches/) was written for the installed version of
+"""Each patch of a library's internals (kernel/patches/) was written for the installed version of
 that library: an upgrade fails here until someone has reviewed the patch against the new
-version and set its ``WRITTEN_FOR`` (config/patches/__init__.py says how)."""
+version and set its ``WRITTEN_FOR`` (kernel/patches/__init__.py says how)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from types import ModuleType
 
 import pytest
 
-import config.patches
-from config.patches import broker, cache, channel_layer, installed_versions, redis_parsers
-from config.patches.postgresql import base as postgresql_base
+import kernel.patches
+from kernel.patches import broker, cache, channel_layer, installed_versions, redis_parsers
+from kernel.patches.postgresql import base as postgresql_base
 
 
 def _assert_written_for_installed(patch: ModuleType) -> None:
@@ -47,10 +47,10 @@ def test_the_postgresql_backend_was_written_for_the_installed_django_and_psycopg
 def test_every_module_of_the_patches_package_names_the_versions_it_was_written_for() -> None:
     modules = [
         importlib.import_module(info.name)
-        for info in pkgutil.walk_packages(config.patches.__path__, prefix="config.patches.")
+        for info in pkgutil.walk_packages(kernel.patches.__path__, prefix="kernel.patches.")
         if not info.ispkg
     ]
-    assert {m.__name__ for m in modules} >= {"config.patches.channel_layer", "config.patches.postgresql.base"}
+    assert {m.__name__ for m in modules} >= {"kernel.patches.channel_layer", "kernel.patches.postgresql.base"}
     for module in modules:
         assert isinstance(getattr(module, "WRITTEN_FOR", None), dict), module.__name__
         assert module.WRITTEN_FOR, module.__name__

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from config.api import exception_handler
-from config.errors import AppError
 from disputes.services import DisputeError, NotAllowed
 from games.services.errors import NoActiveHand, PlayError
+from kernel.api import exception_handler
+from kernel.errors import AppError
 from wallet.errors import (
     AlreadyReversed,
     BelowMinimumBuyIn,
@@ -37,7 +37,7 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_the_error_base_depends_on_nothing_but_translations() -> None:
-    assert _imports(ROOT / "platform" / "config" / "errors.py") <= {"__future__", "django.utils.translation"}
+    assert _imports(ROOT / "platform" / "kernel" / "errors.py") <= {"__future__", "django.utils.translation"}
 
 
 def test_the_wallet_imports_neither_tables_nor_live_play() -> None:

@@ -1,4 +1,4 @@
-"""The pub/sub channel layer's lean reader (config/patches/channel_layer.py): group and channel messages
+"""The pub/sub channel layer's lean reader (kernel/patches/channel_layer.py): group and channel messages
 reach the local channels, a discarded channel hears nothing more, and after Redis restarts the
 reader subscribes again and messages flow. A private redis-server on a free port."""
 
@@ -13,7 +13,7 @@ import pytest
 import redis
 from channels.layers import channel_layers, get_channel_layer
 
-from config.patches.channel_layer import LeanShardConnection
+from kernel.patches.channel_layer import LeanShardConnection
 from tests.games.live.test_own_loop import _free_port, _start, subscribers
 from tests.waiting import wait_until_async
 
@@ -26,7 +26,7 @@ def private_redis(settings: Any) -> Iterator[dict[str, Any]]:
     port = _free_port()
     holder = {"port": port, "server": _start(port)}
     settings.CHANNEL_LAYERS = {"default": {
-        "BACKEND": "config.patches.channel_layer.RedisPubSubChannelLayer",
+        "BACKEND": "kernel.patches.channel_layer.RedisPubSubChannelLayer",
         "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"], "prefix": "lean"},
     }}
     channel_layers.backends.clear()
@@ -92,7 +92,7 @@ async def test_after_redis_restarts_the_reader_subscribes_again(private_redis: d
 async def test_a_thread_publishes_a_groups_messages_on_the_channel_the_layer_itself_names_for_the_group() -> None:
     from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer
 
-    from config.patches.channel_layer import pubsub_publish_target
+    from kernel.patches.channel_layer import pubsub_publish_target
 
     layer = RedisPubSubChannelLayer(hosts=["redis://127.0.0.1:1/0"], prefix="lean")
     address, group_prefix = pubsub_publish_target(layer) or ("", "")

@@ -19,13 +19,13 @@ from django.db import connection, transaction
 from django.test import Client
 from prometheus_client.parser import text_string_to_metric_families
 
-from config import metrics
 from games.models import Hand, HandAction
 from games.protocol import Message
 from games.services import seating
 from games.services.commands import dispatch
 from games.services.errors import PlayError
 from games.services.hands import hand_act, hand_expire, hand_start_if_ready
+from kernel import metrics
 from tests.factories import funded_user, hand_play_out, table_at
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,5 +1,5 @@
 """Django's PostgreSQL backend, its connection pool checking only connections that were idle
-(config/db_pool.py says why). Everything else is Django's own.
+(kernel/db_pool.py says why). Everything else is Django's own.
 
 Benchmark ``bash bench/live_load.sh``: about two PostgreSQL transactions an action with this
 check (1.9–2.5, docs/SCALING.md), five with psycopg_pool's empty query on every checkout.
@@ -17,7 +17,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db.backends.base.base import NO_DB_ALIAS
 from django.db.backends.postgresql import base
 
-from config.db_pool import check_if_idle
+from kernel.db_pool import check_if_idle
 
 #: The versions this module was written and measured against (a test compares the installed ones).
 WRITTEN_FOR = {"Django": "5.2.19", "psycopg-pool": "3.3.3"}
@@ -31,7 +31,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
     @property
     def pool(self) -> Any:
         """Django's pool (``OPTIONS["pool"]``), made as Django makes it but with
-        :func:`config.db_pool.check_if_idle` as its check, whatever ``CONN_HEALTH_CHECKS`` says."""
+        :func:`kernel.db_pool.check_if_idle` as its check, whatever ``CONN_HEALTH_CHECKS`` says."""
         options = self.settings_dict["OPTIONS"].get("pool")
         if self.alias == NO_DB_ALIAS or not options:
             return None

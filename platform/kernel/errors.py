@@ -2,7 +2,7 @@
 
 An :class:`AppError` carries a stable ``code`` for clients, a message a person can read
 (:meth:`AppError.localized`, in the active language) and the HTTP status an API answers with
-(``config.api.exception_handler`` turns any of them into a response). WebSocket consumers
+(``kernel.api.exception_handler`` turns any of them into a response). WebSocket consumers
 send the code and the message in an ``error`` frame (docs/PROTOCOL.md).
 
 This module depends on nothing (the wallet, the lowest app, imports it): keep it that way.

@@ -1,6 +1,6 @@
 """The API's one exception handler (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``).
 
-Any :class:`config.errors.AppError` a service raises becomes a response with the error's
+Any :class:`kernel.errors.AppError` a service raises becomes a response with the error's
 status (400, or 403 for "not allowed"; 429 for a budget's refusal, with ``Retry-After`` when the
 error says how long to wait) and the body ``{"detail": <localized message>}``;
 everything else goes to DRF's own handler (validation errors, 404, permission checks).
@@ -14,7 +14,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from config.errors import AppError
+from kernel.errors import AppError
 
 
 def api_exception(error: AppError) -> APIException:

@@ -14,7 +14,7 @@ import asyncio
 import weakref
 from typing import Any
 
-from config.redis_driver import driver_info
+from kernel.redis_driver import driver_info
 
 _clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[str, float], Any]] = (
     weakref.WeakKeyDictionary()

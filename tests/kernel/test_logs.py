@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from config.logs import ROUTINE_LOGGERS, RoutineRequestFilter
 from games.services.hands import hand_start_if_ready
 from games.services.seating import seat_join
 from games.services.sweeper import hands_sweep
+from kernel.logs import ROUTINE_LOGGERS, RoutineRequestFilter
 from tests.factories import funded_user, hand_play_out, table_at
 
 ROOT = Path(__file__).resolve().parents[2]

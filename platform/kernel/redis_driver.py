@@ -6,7 +6,7 @@ package's metadata, a read and a parse of the file on disk: 0.6 ms of CPU each. 
 connections as calls come at once, so a burst (every socket of a restarted server, a room's
 players arriving together) would pay it up to a hundred times per process, on the event loop, in
 the same second (bench/session_cpu.py --at-once). One :class:`redis.DriverInfo` made once carries
-the same name and version to every pool of ours: the loop's clients (``config.loop_redis``), the
+the same name and version to every pool of ours: the loop's clients (``kernel.loop_redis``), the
 channel layer's, and the database threads' clients.
 """
 

@@ -1,4 +1,4 @@
-"""A loop's Redis client (platform/config/loop_redis.py): a burst of calls beyond its connections
+"""A loop's Redis client (platform/kernel/loop_redis.py): a burst of calls beyond its connections
 queues for one instead of failing, as every socket of a server connecting at once once did."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import asyncio
 import pytest
 from django.conf import settings
 
-from config import loop_redis
+from kernel import loop_redis
 
 pytestmark = [
     pytest.mark.asyncio,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from config.bounds import AMOUNT_MAX, ID_MAX
+from kernel.bounds import AMOUNT_MAX, ID_MAX
 from tests.factories import ensure_stake_levels, funded_user
 
 pytestmark = pytest.mark.django_db

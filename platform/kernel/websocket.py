@@ -24,7 +24,7 @@ from django.urls import path
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from config.db_threads import in_db_thread
+from kernel.db_threads import in_db_thread
 
 if TYPE_CHECKING:
     from channels.consumer import _ASGIApplicationProtocol
@@ -102,7 +102,7 @@ class SocketAuthMiddleware:
     frames a second. Channels' ``get_user`` runs on the one thread a process shares for
     thread-sensitive calls, so sockets opening together (a room's players arriving, every client
     of a restarted server) would queue there one at a time; here the lookup runs in the
-    database threads (``config.db_threads``), like the socket's other database work."""
+    database threads (``kernel.db_threads``), like the socket's other database work."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner

@@ -4,7 +4,7 @@ Each module here subclasses or replaces a private part of an installed library (
 method, a parser) for a figure a benchmark measured, named in the module's docstring. A private
 part can change in any release, so each module states the versions it was written and measured
 against, as ``WRITTEN_FOR`` (distribution name → version); a test per module fails when the
-installed version differs (``tests/config/patches/``), so an upgrade of one of these libraries
+installed version differs (``tests/kernel/patches/``), so an upgrade of one of these libraries
 is a review of its patch: read the library's changes to the parts the patch touches, run the
 patch's tests and its benchmark, then set the new version.
 

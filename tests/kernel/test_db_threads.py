@@ -1,4 +1,4 @@
-"""Database work from an event loop (config/db_threads.py): the caller's language goes with the
+"""Database work from an event loop (kernel/db_threads.py): the caller's language goes with the
 call, the process's own threads run it, and a connection goes back to the pool after each call."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.utils import translation
 
-from config.db_threads import _call, db_executor, in_db_thread, in_seat_thread
+from kernel.db_threads import _call, db_executor, in_db_thread, in_seat_thread
 
 
 def _language_and_thread() -> tuple[str, str]:

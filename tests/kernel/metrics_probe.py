@@ -20,7 +20,7 @@ django.setup()
 
 from django.test import Client  # noqa: E402
 
-from config import metrics  # noqa: E402
+from kernel import metrics  # noqa: E402
 
 
 def write(deals: int, hold: bool) -> None:

@@ -1,5 +1,5 @@
 """Our Redis connections name their client without looking the library's version up each time
-(platform/config/redis_driver.py): a burst of new connections reads no package metadata."""
+(platform/kernel/redis_driver.py): a burst of new connections reads no package metadata."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from redis import utils as redis_utils
 
-from config import loop_redis
 from games import sent
+from kernel import loop_redis
 
 pytestmark = pytest.mark.skipif(not settings.REDIS_URL, reason="the distributed mode's clients: REDIS_URL names a Redis")
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from django.conf import settings
 
-from config.redis_driver import driver_info
+from kernel.redis_driver import driver_info
 
 log = logging.getLogger(__name__)
 
