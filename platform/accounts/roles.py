@@ -28,6 +28,8 @@ AUDITOR_VIEW_MODELS: tuple[str, ...] = (
     "disputes.dispute",
     "disputes.disputeevent",
     "operations.staffaction",
+    "operations.approvalrequest",
+    "responsible.limitchange",
 )
 
 

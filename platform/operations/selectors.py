@@ -13,7 +13,6 @@ from django.utils import timezone
 
 from disputes.models import Dispute
 from games.models import Hand
-from operations.models import StaffAction
 from tables.models import Seat, StakeLevel, Table
 from wallet.models import Account, AccountKind, Entry, LedgerTransaction, TransactionKind
 
@@ -161,7 +160,3 @@ def dashboard(*, days: int = 7, now: dt.datetime | None = None) -> Dashboard:
     board.disputes_by_age = disputes_by_age(now=now)
     return board
 
-
-def staff_action_by_key(*, kind: str, request_key: str) -> StaffAction | None:
-    """The staff action already taken with this request key, if any (``operations.services``)."""
-    return StaffAction.objects.filter(request_key=f"{kind}:{request_key}").first()
