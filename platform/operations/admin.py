@@ -17,7 +17,11 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.roles import is_auditor
 from config.admin import ReadOnlyAdminMixin
-from operations import selectors, services
+from operations import (
+    admin_trail,  # noqa: F401 - registers the welcome coins' page with its trail
+    selectors,
+    services,
+)
 from operations.admin_approvals import may_see_approvals
 from operations.exports import trail_csv, trail_json
 from operations.forms import COIN_KINDS, FORM_KINDS, StaffActionForm, request_key_issue

@@ -19,6 +19,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from wallet.models import LedgerTransaction
+
 
 class StaffAction(models.Model):
     class Kind(models.TextChoices):
@@ -61,7 +63,7 @@ class StaffAction(models.Model):
         verbose_name=_("ledger transaction"),
     )
     #: Every ledger transaction the act caused (a close's or a ban's cash-outs among them).
-    transactions = models.ManyToManyField(
+    transactions: models.ManyToManyField[LedgerTransaction, StaffActionTransaction] = models.ManyToManyField(
         "wallet.LedgerTransaction", through="StaffActionTransaction", related_name="+",
         verbose_name=_("ledger transactions"),
     )
@@ -98,6 +100,9 @@ class StaffActionTransaction(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["action", "transaction"], name="operations_link_once")]
+
+    def __str__(self) -> str:
+        return f"{self.action_id} → {self.transaction_id}"
 
 
 class ApprovalRequest(models.Model):
