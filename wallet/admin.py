@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from django.contrib import admin
 from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.urls import URLPattern, path, reverse
+from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
 from config.admin import ReadOnlyAdminMixin
@@ -78,14 +78,6 @@ class AccountAdmin(ReadOnlyAdmin[Account]):
         labels = dict(House.choices)
         houses = [(labels[name], format_coins(amount)) for name, amount in house_balances().items()]
         return super().changelist_view(request, {**(extra_context or {}), "house_balances": houses})
-
-    def get_urls(self) -> list[URLPattern]:
-        view = self.admin_site.admin_view(self.grant_view)
-        return [path("grant/", view, name="wallet_account_grant"), *super().get_urls()]
-
-    def grant_view(self, request: HttpRequest) -> HttpResponse:
-        """The staff action form, opened on a grant (the staff trail and four eyes are there)."""
-        return HttpResponseRedirect(reverse("admin:operations_act") + "?kind=grant")
 
 
 @admin.register(WelcomeGrant)

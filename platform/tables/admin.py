@@ -59,7 +59,8 @@ class StakeLevelAdmin(admin.ModelAdmin[StakeLevel]):
         actor = request.user
         if not isinstance(actor, User):  # never: the admin site lets in signed-in staff only
             raise PermissionDenied
-        changed = [name for name in form.changed_data if name != "staff_reason"]
+        changed = [name for name in form.changed_data if name != "staff_reason"
+                   and (not change or form.initial.get(name) != form.cleaned_data.get(name))]
         before = {name: form.initial.get(name) for name in changed} if change else None
         super().save_model(request, obj, form, change)
         staff_act(actor=actor, kind=StaffAction.Kind.STAKE_LEVEL, reason=form.cleaned_data["staff_reason"],
