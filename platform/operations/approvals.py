@@ -59,7 +59,7 @@ def approval_decide(*, actor: User, approval_id: int, approve: bool, reason: str
     """Approve (post the coins) or refuse a pending request.
 
     1. Lock the request; it must be pending; a reason is required.
-    2. The decider may not be its asker nor its payee, and needs the act's permission.
+    2. The decider needs the act's permission, and may not be its asker nor its payee.
     3. Approved: the coins are posted (within the cap in force), the request keeps the
        transaction; either way the decision is one row of the staff trail, linking it.
     """
@@ -70,11 +70,11 @@ def approval_decide(*, actor: User, approval_id: int, approve: bool, reason: str
         pk=approval_id)
     if request.status != ApprovalRequest.Status.PENDING:
         raise ValidationError(_("This request has been decided already."))
+    if not may_decide_kind(actor, request.kind):
+        raise PermissionDenied(_("You may not do this."))
     if actor.pk in (request.requested_by_id, request.target_user_id):
         raise ValidationError(_("A second staff member must decide this: not the one who asked, "
                                 "nor the one it pays."))
-    if not may_decide_kind(actor, request.kind):
-        raise PermissionDenied(_("You may not do this."))
     tx = None
     if approve:
         act_amount_check(amount=request.amount, signed=request.kind == ApprovalRequest.Kind.ADJUST)
