@@ -60,8 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("file", help="the export to check (- for standard input)")
     verify.add_argument("--partial", action="store_true", help="a filtered extract: allow gaps in each table's chain")
-    verify.add_argument("--heads", metavar="HEADS", help="the published chain heads (the JSON of /api/history/chains/): "
-                        "every table's chain must be present and end with its published record")
+    verify.add_argument(
+        "--heads", metavar="HEADS",
+        help="the published chain heads (the JSON of /api/history/chains/): every table's chain must be present "
+             "and reach its published record")
     return parser
 
 

@@ -234,8 +234,8 @@ def _head_step(rec: dict[str, Any], number: int, label: str, heads: Mapping[int,
         return
     seen[table] = _Link(seq, digest, number)
     if seq == head[0] and digest != head[1]:
-        report.add(Problem(number, label, "chain.head",
-                           f"record {seq} hashes to {digest}, the published head is {head[1]}: the chain was rewritten"))
+        report.add(Problem(number, label, "chain.head", f"record {seq} hashes to {digest}, the published head "
+                                                        f"is {head[1]}: the chain was rewritten"))
 
 
 def _heads_reached(heads: Mapping[int, tuple[int, str]], chains: Mapping[Any, _Link], report: Report, *,
