@@ -78,6 +78,7 @@ ERRORS: dict[str, tuple[str, ...]] = {
     "closed": (N("This table is closed."),),
     "leaving": (N("You are leaving this table."),),
     "banned": (N("This account is banned."),),
+    "staff": (N("Staff and auditor accounts do not play: ask for the player role to sit down."),),
     "self_excluded": (N("You have excluded yourself from play until %(until)s."), STOP_MESSAGES["self_excluded"]),
     "cooling_off": (N("You are taking a break from play until %(until)s."), STOP_MESSAGES["cooling_off"]),
     "logged_out": (STOP_MESSAGES["logged_out"],),

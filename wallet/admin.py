@@ -1,25 +1,19 @@
-"""Ledger admin: everything read-only. Coins move only through the grant/adjust form, which
-posts a transaction through the wallet services with the admin as the actor."""
+"""Ledger admin: everything read-only. Staff grant and adjust coins through the staff action form
+(Operations → Staff activity → Staff action), which records each act in the staff trail and
+holds large ones for a second staff member; "Grant or adjust coins" here leads there."""
 
 from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
+from django.contrib import admin
 from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.template.response import TemplateResponse
-from django.urls import URLPattern, path, reverse
-from django.utils.translation import gettext as _
+from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
-from accounts.models import User
-from accounts.requests import AuthenticatedHttpRequest
 from kernel.admin import ReadOnlyAdminMixin
-from wallet import services
-from wallet.errors import WalletError
-from wallet.forms import GrantForm, WelcomeGrantForm
+from wallet.forms import WelcomeGrantForm
 from wallet.models import Account, Entry, House, LedgerTransaction, WelcomeGrant
 from wallet.money import format_coins
 from wallet.selectors import house_balances
@@ -85,27 +79,6 @@ class AccountAdmin(ReadOnlyAdmin[Account]):
         houses = [(labels[name], format_coins(amount)) for name, amount in house_balances().items()]
         return super().changelist_view(request, {**(extra_context or {}), "house_balances": houses})
 
-    def get_urls(self) -> list[URLPattern]:
-        view = self.admin_site.admin_view(self.grant_view)
-        return [path("grant/", view, name="wallet_account_grant"), *super().get_urls()]
-
-    def grant_view(self, request: AuthenticatedHttpRequest) -> HttpResponse:
-        """Grant or adjust a player's coins: one posting, the admin as actor."""
-        if not request.user.has_perm("wallet.post_adjustment"):
-            raise PermissionDenied
-        form = GrantForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
-            try:
-                txn = _post_grant(form.cleaned_data, actor=request.user)
-            except WalletError as error:
-                form.add_error(None, error.localized())
-            else:
-                messages.success(request, _("Posted ledger transaction #%(id)s.") % {"id": txn.pk})
-                return HttpResponseRedirect(reverse("admin:wallet_ledgertransaction_change", args=[txn.pk]))
-        context = {**self.admin_site.each_context(request), "form": form, "opts": self.model._meta,
-                   "title": _("Grant or adjust coins")}
-        return TemplateResponse(request, "wallet/admin/grant.html", context)
-
 
 @admin.register(WelcomeGrant)
 class WelcomeGrantAdmin(admin.ModelAdmin[WelcomeGrant]):
@@ -128,12 +101,3 @@ class WelcomeGrantAdmin(admin.ModelAdmin[WelcomeGrant]):
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         row = WelcomeGrant.current()
         return HttpResponseRedirect(reverse("admin:wallet_welcomegrant_change", args=[row.pk]))
-
-
-def _post_grant(data: dict[str, Any], *, actor: User) -> LedgerTransaction:
-    user, amount, reason, key = data["username"], data["amount"], data["reason"], data["idempotency_key"]
-    if data["operation"] == GrantForm.GRANT:
-        return services.wallet_grant(user=user, amount=amount, idempotency_key=key, actor=actor, memo=reason,
-                                     reference=f"admin:{actor.pk}")
-    return services.wallet_adjust(user=user, amount=amount, reason=reason, idempotency_key=key, actor=actor,
-                                  reference=f"admin:{actor.pk}")

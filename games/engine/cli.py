@@ -18,7 +18,8 @@ answers input line *n*:
 The exit status is 0 when every line succeeded, 1 when at least one line failed, and 2 for
 a usage error (argparse). No Django is imported: this runs anywhere Python 3.11 runs.
 
-``python -m games verify FILE`` checks a hand-history export instead (:mod:`games.engine.verify`).
+``python -m games verify FILE [--heads HEADS]`` checks a hand-history export instead, against the
+published chain heads when given (:mod:`games.engine.verify`).
 """
 
 from __future__ import annotations
@@ -59,6 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("file", help="the export to check (- for standard input)")
     verify.add_argument("--partial", action="store_true", help="a filtered extract: allow gaps in each table's chain")
+    verify.add_argument(
+        "--heads", metavar="HEADS",
+        help="the published chain heads (the JSON of /api/history/chains/): every table's chain must be present "
+             "and reach its published record")
     return parser
 
 
@@ -70,7 +75,7 @@ def main(argv: Sequence[str] | None = None, stdin: BinaryIO | None = None, stdou
     if args.command == "verify":
         from games.engine.verify import run
 
-        return run(args.file, sink, partial=args.partial, stdin=source)
+        return run(args.file, sink, partial=args.partial, stdin=source, heads_path=args.heads)
     return run_lines(args.command, source, sink)
 
 

@@ -18,6 +18,13 @@ from nothing but the line and the engines (no Django, no database):
    ``chain.prev`` is the hash of the record before it. ``--partial`` (a filtered extract)
    accepts gaps and chains that start later; a player's copy (it has ``view``) is partial.
 
+7. with the published chain heads (``--heads``, the JSON ``GET /api/history/chains/`` returns:
+   each table's last record, ``seq`` and ``hash``): every table of the heads is in the file,
+   its record at the head's ``seq`` has the head's hash, and (unless ``--partial``) the file
+   reaches the head; a table the heads do not know is a failure. A file alone cannot show that
+   its latest records were dropped, that a whole table was left out, or that a table's chain was
+   rewritten from some record on with every later hash recomputed; the heads show all three.
+
 A player's copy of a trio hand hides the opponents' unused cards and the seed
 (``view.redacted``): its hash, commitment and deal cannot be checked, so only 4 and 5 run.
 Every failure names the line, the hand and the field; the exit status is 0 when every
@@ -183,10 +190,13 @@ def _parse(raw: bytes | str) -> dict[str, Any]:
     return rec
 
 
-def verify_lines(lines: Iterable[bytes | str], *, partial: bool = False) -> Report:
-    """Check every record of an export (one JSON object per line; blank lines are skipped)."""
+def verify_lines(lines: Iterable[bytes | str], *, partial: bool = False,
+                 heads: Mapping[int, tuple[int, str]] | None = None) -> Report:
+    """Check every record of an export (one JSON object per line; blank lines are skipped),
+    against the published chain heads (``heads``: table → (seq, hash)) when given."""
     report = Report()
     chains: dict[Any, _Link] = {}
+    seen: dict[Any, _Link] = {}
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
@@ -201,7 +211,66 @@ def verify_lines(lines: Iterable[bytes | str], *, partial: bool = False) -> Repo
             report.add(Problem(number, label, name, message))
         report.partly_checked += int(is_redacted(rec))
         _chain_step(rec, number, label, chains, report, partial or "view" in rec)
+        if heads is not None:
+            _head_step(rec, number, label, heads, seen, report)
+    if heads is not None:
+        _heads_reached(heads, chains, report, partial=partial)
     return report
+
+
+def _head_step(rec: dict[str, Any], number: int, label: str, heads: Mapping[int, tuple[int, str]],
+               seen: dict[Any, _Link], report: Report) -> None:
+    """The record against its table's published head: a table the heads name, and at the head's
+    position the head's hash."""
+    try:
+        table, seq, digest = rec["hand"]["table"], rec["chain"]["seq"], str(rec.get("hash"))
+    except (KeyError, TypeError):
+        return  # reported by the chain check
+    head = heads.get(table)
+    if head is None:
+        if table not in seen:
+            report.add(Problem(number, label, "chain.head", f"table {table} is not in the published chain heads"))
+        seen[table] = _Link(seq, digest, number)
+        return
+    seen[table] = _Link(seq, digest, number)
+    if seq == head[0] and digest != head[1]:
+        report.add(Problem(number, label, "chain.head", f"record {seq} hashes to {digest}, the published head "
+                                                        f"is {head[1]}: the chain was rewritten"))
+
+
+def _heads_reached(heads: Mapping[int, tuple[int, str]], chains: Mapping[Any, _Link], report: Report, *,
+                   partial: bool) -> None:
+    """Every published table is in the file and, unless partial, its chain reaches the head."""
+    for table, (seq, _digest) in sorted(heads.items()):
+        last = chains.get(table)
+        if last is None:
+            if not partial:
+                report.add(Problem(0, f"table {table}", "chain.head",
+                                   f"no record of this table; the published head is record {seq}"))
+        elif last.seq < seq and not partial:
+            report.add(Problem(last.line, f"table {table}", "chain.head",
+                               f"the file ends at record {last.seq}; the published head is record {seq}: "
+                               f"records {last.seq + 1}..{seq} are missing"))
+
+
+def heads_parse(raw: bytes | str) -> dict[int, tuple[int, str]]:
+    """The published chain heads (``GET /api/history/chains/``: a JSON array of ``{"table",
+    "seq", "hash"}``) as table → (seq, hash); ValueError says what is wrong with them."""
+    data = json.loads(raw)
+    if isinstance(data, dict) and isinstance(data.get("results"), list):
+        data = data["results"]
+    if not isinstance(data, list):
+        raise ValueError("expected a JSON array of chain heads")
+    heads: dict[int, tuple[int, str]] = {}
+    for i, head in enumerate(data):
+        ok = isinstance(head, dict) and all(
+            isinstance(head.get(k), int) and not isinstance(head.get(k), bool) for k in ("table", "seq"))
+        if not ok or not isinstance(head.get("hash"), str):
+            raise ValueError(f"head {i + 1}: expected an object with integer table and seq and a string hash")
+        if head["table"] in heads:
+            raise ValueError(f"head {i + 1}: table {head['table']} is named twice")
+        heads[head["table"]] = (head["seq"], head["hash"])
+    return heads
 
 
 def _chain_step(rec: dict[str, Any], number: int, label: str, chains: dict[Any, _Link], report: Report,
@@ -218,7 +287,7 @@ def _chain_step(rec: dict[str, Any], number: int, label: str, chains: dict[Any, 
 
 def write_report(report: Report, out: TextIO) -> None:
     for problem in report.problems:
-        out.write(f"{problem}\n")
+        out.write(f"{problem}\n" if problem.line else f"FAIL {problem.hand}: {problem.field}: {problem.message}\n")
     for note in report.notes:
         out.write(f"note: {note}\n")
     failed = len(report.failed_lines)
@@ -229,14 +298,31 @@ def write_report(report: Report, out: TextIO) -> None:
     out.write(f"{verdict}: {report.records} records checked{partly}; {failed} lines failed\n")
 
 
-def run(path: str, out: TextIO, *, partial: bool = False, stdin: Iterable[bytes] | None = None) -> int:
-    """``python -m games verify PATH`` (``-``: standard input); returns the exit status."""
+def _heads_read(path: str, out: TextIO) -> dict[int, tuple[int, str]] | None:
+    try:
+        with open(path, "rb") as handle:
+            return heads_parse(handle.read())
+    except OSError as exc:
+        out.write(f"cannot read {path}: {exc.strerror}\n")
+    except (UnicodeDecodeError, ValueError) as exc:
+        out.write(f"cannot use the chain heads in {path}: {exc}\n")
+    return None
+
+
+def run(path: str, out: TextIO, *, partial: bool = False, stdin: Iterable[bytes] | None = None,
+        heads_path: str | None = None) -> int:
+    """``python -m games verify PATH [--heads HEADS]`` (``-``: standard input); returns the exit status."""
+    heads = None
+    if heads_path is not None:
+        heads = _heads_read(heads_path, out)
+        if heads is None:
+            return 2
     if path == "-":
-        report = verify_lines(stdin if stdin is not None else [], partial=partial)
+        report = verify_lines(stdin if stdin is not None else [], partial=partial, heads=heads)
     else:
         try:
             with open(path, "rb") as handle:
-                report = verify_lines(handle, partial=partial)
+                report = verify_lines(handle, partial=partial, heads=heads)
         except OSError as exc:
             out.write(f"cannot read {path}: {exc.strerror}\n")
             return 2

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from accounts.selectors import account_active
+from accounts.selectors import STANDING_BANNED, STANDING_STAFF, account_standing
 from games.adapters import player_limits, presence_matters, set_running
 from games.presence import presence_start
 from games.services.change import TableChange
@@ -37,10 +37,14 @@ from wallet import services as wallet
 
 
 def _active_check(user: User) -> None:
-    """Refuse a banned player, read after the table lock (a ban committed before the lock is
-    seen); self-exclusion and cool-off are ``stake_check``'s."""
-    if not account_active(user_id=user.pk):
+    """Refuse a banned player, and staff without the player role, read after the table lock (a
+    ban committed before the lock is seen); self-exclusion and cool-off are ``stake_check``'s."""
+    standing = account_standing(user_id=user.pk)
+    if standing == STANDING_BANNED:
         raise PlayError(_("This account is banned."), code="banned")
+    if standing == STANDING_STAFF:
+        raise PlayError(_("Staff and auditor accounts do not play: ask for the player role to sit down."),
+                        code="staff")
 
 
 def _in_hand(change: TableChange, user: User) -> bool:

@@ -9,6 +9,8 @@ from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
+from operations.models import StaffAction
+from operations.trail import staff_act
 
 from accounts.forms import StaffUserForm
 from accounts.models import Footprint, LoginThrottle, User, user_name_key
@@ -23,6 +25,7 @@ class UserAdmin(BaseUserAdmin):
         *(BaseUserAdmin.fieldsets or ()),
         (_("Profile"), {"fields": ("display_name", "language")}),
         (_("Sign-up"), {"fields": ("signed_up_from", "linked_accounts")}),
+        (_("Staff trail"), {"fields": ("staff_reason",)}),
     )
     readonly_fields = ("signed_up_from", "linked_accounts")
     list_display = ("username", "display_name", "language", "is_staff", "is_active", "date_joined")
@@ -31,8 +34,23 @@ class UserAdmin(BaseUserAdmin):
 
     def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
         """Staff editing a display name keep its name key with it (``User.name_key``)."""
+        if change:
+            form.trail_before = _powers(User.objects.get(pk=obj.pk))
         obj.name_key = user_name_key(display_name=obj.display_name)
         super().save_model(request, obj, form, change)
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        """Once roles and permissions are saved too: a change of the account's standing or powers
+        is one row of the staff trail, with the values before and after and the reason."""
+        super().save_related(request, form, formsets, change)
+        before = getattr(form, "trail_before", None)
+        after = _powers(form.instance)
+        if before is None or before == after or not isinstance(request.user, User):
+            return
+        changed = sorted(k for k in after if before[k] != after[k])
+        staff_act(actor=request.user, kind=StaffAction.Kind.ACCOUNT, reason=form.cleaned_data.get("staff_reason", ""),
+                  target_user=form.instance, subject_type="user", subject_id=form.instance.pk,
+                  before={k: before[k] for k in changed}, after={k: after[k] for k in changed})
 
     @admin.display(description=_("signed up from"))
     def signed_up_from(self, obj: User) -> str:
@@ -55,6 +73,16 @@ class UserAdmin(BaseUserAdmin):
             ((reverse("admin:accounts_user_change", args=[link.user.pk]), link.user.username, link.why(now))
              for link in links),
         )
+
+
+def _powers(user: User) -> dict[str, Any]:
+    """What the staff trail keeps of an account's standing and powers (``POWER_FIELDS``)."""
+    return {
+        "is_active": user.is_active, "is_staff": user.is_staff, "is_superuser": user.is_superuser,
+        "groups": sorted(user.groups.values_list("name", flat=True)),
+        "user_permissions": sorted(f"{app}.{code}" for app, code in
+                                   user.user_permissions.values_list("content_type__app_label", "codename")),
+    }
 
 
 @admin.register(LoginThrottle)

@@ -79,12 +79,28 @@ class ProfileForm(DisplayNameMixin):
         return data
 
 
+#: The fields of an account whose change is a staff act the staff trail keeps, with a reason.
+POWER_FIELDS = ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")
+
+
 class StaffUserForm(UserChangeForm[User]):
-    """The admin's change form: a display name staff set passes the players' checks."""
+    """The admin's change form: a display name staff set passes the players' checks; a change
+    of the account's standing or powers (``POWER_FIELDS``) needs a reason, for the staff trail."""
+
+    staff_reason = forms.CharField(
+        label=_("reason for this edit"), required=False, max_length=500, widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Required when the account is activated or deactivated, or its roles or permissions change."),
+    )
 
     class Meta(UserChangeForm.Meta):  # type: ignore[name-defined]  # inherited at run time; the stubs omit it
         model = User
         fields = "__all__"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if any(name in self.changed_data for name in POWER_FIELDS) and not (data.get("staff_reason") or "").strip():
+            self.add_error("staff_reason", _("A reason is required."))
+        return data
 
     def clean_display_name(self) -> str:
         return display_name_checked(self.cleaned_data.get("display_name") or "", user=self.instance)

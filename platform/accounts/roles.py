@@ -1,5 +1,9 @@
 """Roles: players (everyone), staff (Django admin) and the read-only ``auditors`` group.
 
+Staff and auditors do not play: a staff account holds a seat only in the ``players`` group
+(``settings.PLAYERS_GROUP``, no permissions; ``games.services.seating`` asks
+``accounts.selectors.account_standing``).
+
 Auditors are staff accounts whose only permissions are the ``view_*`` permissions of the
 models listed in :data:`AUDITOR_VIEW_MODELS`, so Django admin shows them everything read-only.
 Apps that add auditable models (hands, ledger, disputes) add them to this list.
@@ -28,6 +32,8 @@ AUDITOR_VIEW_MODELS: tuple[str, ...] = (
     "disputes.dispute",
     "disputes.disputeevent",
     "operations.staffaction",
+    "operations.approvalrequest",
+    "responsible.limitchange",
 )
 
 
@@ -53,7 +59,9 @@ def auditor_permissions() -> list[Permission]:
 
 
 def roles_sync() -> Group:
-    """Create the auditors group and give it exactly the view permissions (idempotent)."""
+    """Create the auditors group and give it exactly the view permissions, and the players group
+    (idempotent)."""
+    Group.objects.get_or_create(name=settings.PLAYERS_GROUP)
     group, _ = Group.objects.get_or_create(name=settings.AUDITORS_GROUP)
     group.permissions.set(auditor_permissions())
     return group

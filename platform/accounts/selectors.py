@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from accounts.models import Footprint, LoginThrottle, User
@@ -90,7 +90,20 @@ def accounts_linked(*, user: User) -> list[Linked]:
                              exclude_user_id=user.pk)
 
 
-def account_active(*, user_id: int) -> bool:
-    """Whether the account may play (not banned), read fresh: a socket's user object is the
-    account as it was when the socket opened."""
-    return User.objects.filter(pk=user_id, is_active=True).exists()
+#: What ``account_standing`` answers: the account may sit, is banned, or is staff (an auditor
+#: among them) without the player role.
+STANDING_OK, STANDING_BANNED, STANDING_STAFF = "ok", "banned", "staff"
+
+
+def account_standing(*, user_id: int) -> str:
+    """Whether the account may sit at a table, read fresh in one statement (a socket's user
+    object is the account as it was when the socket opened): not when banned, nor when staff
+    (auditors are staff) unless also in the players group (``settings.PLAYERS_GROUP``)."""
+    plays = User.groups.through.objects.filter(user_id=OuterRef("pk"), group__name=settings.PLAYERS_GROUP)
+    row = User.objects.filter(pk=user_id).values_list("is_active", "is_staff", "is_superuser").annotate(
+        plays=Exists(plays)).first()
+    if row is None or not row[0]:
+        return STANDING_BANNED
+    if (row[1] or row[2]) and not row[3]:
+        return STANDING_STAFF
+    return STANDING_OK

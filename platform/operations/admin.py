@@ -4,7 +4,6 @@ superusers) and the staff-action form, which calls :mod:`operations.services`.""
 
 from __future__ import annotations
 
-import csv
 from typing import Any
 
 from django.contrib import admin, messages
@@ -17,10 +16,18 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.roles import is_auditor
 from kernel.admin import ReadOnlyAdminMixin
-from operations import dashboard_views, selectors, services
+from operations import (
+    admin_trail,  # noqa: F401 - registers the welcome coins' page with its trail
+    dashboard_views,
+    selectors,
+    services,
+)
+from operations.admin_approvals import may_see_approvals
 from operations.dashboard_views import may_see_dashboard
-from operations.forms import StaffActionForm, request_key_issue
+from operations.exports import trail_csv, trail_json
+from operations.forms import COIN_KINDS, FORM_KINDS, StaffActionForm, request_key_issue
 from operations.models import StaffAction
+from operations.trail import staff_action_by_key
 from wallet.money import format_coins
 
 
@@ -51,15 +58,16 @@ class StaffActionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[StaffAction]):
             path("dashboard/", wrap(self.dashboard_view), name="operations_dashboard"),
             path("dashboard.csv", wrap(self.dashboard_csv), name="operations_dashboard_csv"),
             path("export.csv", wrap(self.export_view), name="operations_activity_export"),
+            path("export.jsonl", wrap(self.export_view), name="operations_activity_export_json"),
             path("act/", wrap(self.act_view), name="operations_act"),
             *super().get_urls(),
         ]
 
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         user = request.user
-        may_act = isinstance(user, User) and any(services.may_act(user, k) for k in StaffAction.Kind.values)
+        may_act = isinstance(user, User) and any(services.may_act(user, k) for k in FORM_KINDS)
         extra = {"may_export": may_export(user), "may_see_dashboard": may_see_dashboard(user), "may_act": may_act,
-                 **(extra_context or {})}
+                 "may_see_approvals": may_see_approvals(user), **(extra_context or {})}
         return super().changelist_view(request, extra)
 
     # --- dashboard ---------------------------------------------------------------------------
@@ -78,33 +86,22 @@ class StaffActionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[StaffAction]):
     def export_view(self, request: HttpRequest) -> HttpResponse:
         if not may_export(request.user):
             raise PermissionDenied
-        changelist = self.get_changelist_instance(request)
-        rows = changelist.get_queryset(request).select_related("actor", "target_user", "target_table")
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = 'attachment; filename="staff-activity.csv"'
-        out = csv.writer(response)
-        out.writerow(["id", "at", "kind", "staff", "player", "table", "amount", "ledger_transaction", "reason",
-                      "details"])
-        for a in rows.iterator(chunk_size=2000):
-            out.writerow([a.pk, a.at.isoformat(), a.kind, a.actor.username,
-                          a.target_user.username if a.target_user else "", a.target_table_id or "",
-                          "" if a.amount is None else a.amount, a.ledger_transaction_id or "", a.reason,
-                          a.details])
-        return response
+        rows = self.get_changelist_instance(request).get_queryset(request)
+        return trail_json(rows) if request.path.endswith(".jsonl") else trail_csv(rows)
 
     # --- staff actions -----------------------------------------------------------------------
 
     def act_view(self, request: HttpRequest) -> HttpResponse:
         actor = request.user
         assert isinstance(actor, User)
-        if not any(services.may_act(actor, k) for k in StaffAction.Kind.values):
+        if not any(services.may_act(actor, k) for k in FORM_KINDS):
             raise PermissionDenied
         prefill = {k: v for k, v in request.GET.dict().items() if k != "request_key"}  # the server issues it
         initial = {**prefill, "request_key": request_key_issue(actor_id=actor.pk)}
         form = StaffActionForm(request.POST or None, initial=initial, actor_id=actor.pk)
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
-            done_before = selectors.staff_action_by_key(kind=data["kind"], request_key=data["request_key"])
+            done_before = staff_action_by_key(kind=data["kind"], request_key=data["request_key"])
             try:
                 if done_before is not None and not _same_action(done_before, data):
                     raise ValidationError(_("This form was already used for another action: reload the page "
@@ -113,22 +110,29 @@ class StaffActionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[StaffAction]):
             except ValidationError as exc:
                 form.add_error(None, exc)
             else:
-                done = _("Already done: %(action)s.") if done_before is not None else _("Done: %(action)s.")
-                messages.success(request, done % {"action": action.get_kind_display()})
+                messages.success(request, _done_message(action, again=done_before is not None))
                 return HttpResponseRedirect(reverse("admin:operations_staffaction_changelist"))
         context = {**self.admin_site.each_context(request), "title": _("Staff action"), "form": form,
                    "opts": self.model._meta}
         return TemplateResponse(request, "admin/operations/act.html", context)
 
 
+def _done_message(action: StaffAction, *, again: bool) -> str:
+    if action.kind == StaffAction.Kind.APPROVAL_ASKED:
+        text = _("Waiting for a second staff member's approval: request #%(id)s.") % {"id": action.subject_id}
+        return _("Already asked: %(action)s") % {"action": text} if again else text
+    done = _("Already done: %(action)s.") if again else _("Done: %(action)s.")
+    return done % {"action": action.get_kind_display()}
+
+
 def _same_action(action: StaffAction, data: dict[str, Any]) -> bool:
     """Whether a resubmitted form asks for the action its key already took (same target and amount)."""
     kind = data["kind"]
-    if kind in (StaffAction.Kind.GRANT, StaffAction.Kind.BAN, StaffAction.Kind.UNBAN):
+    if kind in (*COIN_KINDS, StaffAction.Kind.BAN, StaffAction.Kind.UNBAN):
         same_target = action.target_user_id == data["user"].pk
     else:
         same_target = action.target_table_id == data["table"].pk
-    return same_target and (kind != StaffAction.Kind.GRANT or action.amount == data["amount"])
+    return same_target and (kind not in COIN_KINDS or action.amount == data["amount"])
 
 
 def _act(actor: User, data: dict[str, Any]) -> StaffAction:
@@ -136,6 +140,9 @@ def _act(actor: User, data: dict[str, Any]) -> StaffAction:
     if kind == StaffAction.Kind.GRANT:
         return services.staff_grant(actor=actor, user=data["user"], amount=data["amount"], reason=reason,
                                     request_key=key)
+    if kind == StaffAction.Kind.ADJUST:
+        return services.staff_adjust(actor=actor, user=data["user"], amount=data["amount"], reason=reason,
+                                     request_key=key)
     if kind == StaffAction.Kind.BAN:
         return services.staff_ban(actor=actor, user=data["user"], reason=reason, request_key=key)
     if kind == StaffAction.Kind.UNBAN:

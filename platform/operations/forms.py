@@ -8,9 +8,16 @@ from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from kernel.bounds import AMOUNT_MAX
+from operations.four_eyes import act_amount_check
 from operations.models import StaffAction
 from tables.models import Table
+from wallet.forms import CoinsField
+
+#: The actions on a player's coins: an amount, within the cap (``operations.four_eyes``).
+COIN_KINDS = (StaffAction.Kind.GRANT, StaffAction.Kind.ADJUST)
+#: The actions the staff action form takes (the other kinds are recorded from their own pages).
+FORM_KINDS = (StaffAction.Kind.GRANT, StaffAction.Kind.ADJUST, StaffAction.Kind.TABLE_CORRECT,
+              StaffAction.Kind.TABLE_CLOSE, StaffAction.Kind.BAN, StaffAction.Kind.UNBAN)
 
 #: A staff action's request key is issued by the server in the form, signed for the staff member
 #: it was shown to, and good for a day: submitting the same form twice is one action, and a key
@@ -24,11 +31,22 @@ def request_key_issue(*, actor_id: int) -> str:
     return signing.dumps({"k": uuid.uuid4().hex, "a": actor_id}, salt=KEY_SALT)
 
 
+class ActCoinsField(CoinsField):
+    """Coins for one staff act: any amount past the cap (however many digits) says so."""
+
+    def to_python(self, value: Any) -> int | None:
+        text = str(value or "").strip().lstrip("+-").split(".")[0]
+        if text.isascii() and text.isdigit() and len(text) > 15:
+            act_amount_check(amount=10 ** len(text))  # raises: more than the cap
+        return super().to_python(value)
+
+
 class StaffActionForm(forms.Form):
-    kind = forms.ChoiceField(label=_("action"), choices=StaffAction.Kind.choices)
+    kind = forms.ChoiceField(label=_("action"), choices=[(k, StaffAction.Kind(k).label) for k in FORM_KINDS])
     player = forms.CharField(label=_("player (user name)"), required=False, max_length=150)
     table = forms.ModelChoiceField(label=_("table"), queryset=Table.objects.order_by("-id"), required=False)
-    amount = forms.IntegerField(label=_("amount (minor units)"), required=False, min_value=1, max_value=AMOUNT_MAX)
+    amount = ActCoinsField(label=_("amount in coins"), required=False,
+                        help_text=_("An adjustment below zero takes coins back."))
     reason = forms.CharField(label=_("reason"), max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
     request_key = forms.CharField(widget=forms.HiddenInput, max_length=300)
 
@@ -50,13 +68,16 @@ class StaffActionForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         kind = data.get("kind")
-        if kind in (StaffAction.Kind.GRANT, StaffAction.Kind.BAN, StaffAction.Kind.UNBAN):
+        if kind in (*COIN_KINDS, StaffAction.Kind.BAN, StaffAction.Kind.UNBAN):
             user = User.objects.filter(username=data.get("player") or "").first()
             if user is None:
                 self.add_error("player", _("No such player."))
             data["user"] = user
-            if kind == StaffAction.Kind.GRANT and not data.get("amount"):
-                self.add_error("amount", _("The amount must be a positive number of coins."))
+            if kind in COIN_KINDS and "amount" not in self.errors:
+                try:
+                    act_amount_check(amount=data.get("amount"), signed=kind == StaffAction.Kind.ADJUST)
+                except forms.ValidationError as exc:
+                    self.add_error("amount", exc)
         elif kind and data.get("table") is None:
             self.add_error("table", _("Choose a table."))
         return data

@@ -20,7 +20,7 @@ from games.engine.errors import EngineError
 from games.engine.registry import engine_for, game_codes
 from operations.closing import day_bounds
 from operations.figures import HANDS, HOUSE_KIND, LEVEL_LINE, Figure, figures_between
-from operations.models import DayClosed, DayFigure, StaffAction
+from operations.models import DayClosed, DayFigure
 from tables.models import Seat, StakeLevel, Table
 from wallet.models import Account, AccountKind, House, LedgerTransaction, TransactionKind
 
@@ -184,7 +184,3 @@ def dashboard(*, days: int = 7, now: dt.datetime | None = None) -> Dashboard:
     board.disputes_by_age = disputes_by_age(now=now)
     return board
 
-
-def staff_action_by_key(*, kind: str, request_key: str) -> StaffAction | None:
-    """The staff action already taken with this request key, if any (``operations.services``)."""
-    return StaffAction.objects.filter(request_key=f"{kind}:{request_key}").first()

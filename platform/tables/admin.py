@@ -21,22 +21,51 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from operations.models import StaffAction
+from operations.services import table_close_recorded
+from operations.trail import staff_act
 
 from accounts.models import User
-from games.services.seating import TableClosing, table_close
+from games.services.seating import TableClosing
 from tables.models import Seat, StakeLevel, Table
 from tables.selectors import table_deletable
 from wallet.money import format_coins
 
 
+class StakeLevelForm(forms.ModelForm[StakeLevel]):
+    """A stake level with the reason for the edit, which the staff trail keeps with the old and
+    new values (docs/OPERATIONS.md "Staff trail")."""
+
+    staff_reason = forms.CharField(label=gettext_lazy("reason for this edit"), max_length=500,
+                                   widget=forms.Textarea(attrs={"rows": 2}))
+
+    class Meta:
+        model = StakeLevel
+        fields = ("game", "mode", "name", "unit", "commission_percent", "min_buy_in", "min_table_money", "seats",
+                  "rules", "active", "sort")
+
+
 @admin.register(StakeLevel)
 class StakeLevelAdmin(admin.ModelAdmin[StakeLevel]):
+    form = StakeLevelForm
     list_display = (
         "name", "game", "mode", "unit", "commission_percent", "min_buy_in", "min_table_money", "seats", "active",
     )
     list_filter = ("game", "mode", "active")
-    list_editable = ("active",)
     search_fields = ("name",)
+
+    def save_model(self, request: HttpRequest, obj: StakeLevel, form: Any, change: bool) -> None:
+        """Save, and record the edit (the changed fields' old and new values) in the staff trail."""
+        actor = request.user
+        if not isinstance(actor, User):  # never: the admin site lets in signed-in staff only
+            raise PermissionDenied
+        changed = [name for name in form.changed_data if name != "staff_reason"
+                   and (not change or form.initial.get(name) != form.cleaned_data.get(name))]
+        before = {name: form.initial.get(name) for name in changed} if change else None
+        super().save_model(request, obj, form, change)
+        staff_act(actor=actor, kind=StaffAction.Kind.STAKE_LEVEL, reason=form.cleaned_data["staff_reason"],
+                  subject_type="stake_level", subject_id=obj.pk, before=before,
+                  after={name: form.cleaned_data.get(name) for name in changed})
 
 
 class SeatInline(admin.TabularInline[Seat, Table]):
@@ -117,7 +146,7 @@ class TableAdmin(admin.ModelAdmin[Table]):
         actor = request.user
         if not isinstance(actor, User):  # never: the admin site lets in signed-in staff only
             raise PermissionDenied
-        closing = table_close(table_id=table.pk, actor=actor, reason=reason)
+        closing = table_close_recorded(actor=actor, table_id=table.pk, reason=reason)[1]
         self.log_change(request, table, _("Closed: %(reason)s") % {"reason": reason})
         self.message_user(request, closing_message(table, closing), messages.SUCCESS)
 

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
+from operations.models import StaffAction
 
 from accounts.models import User
 from tables.models import StakeLevel
@@ -72,8 +73,12 @@ def test_the_welcome_amount_is_edited_in_admin_in_coins(client: Client, make_use
     url = reverse("admin:wallet_welcomegrant_change", args=[1])
     assert changelist.status_code == 302 and changelist.url == url  # one row: the list opens it
     assert 'value="3000.00"' in client.get(url).content.decode()
-    assert client.post(url, {"amount": "50.5"}).status_code == 302
+    assert client.post(url, {"amount": "50.5"}).status_code == 200  # refused: no reason
+    assert client.post(url, {"amount": "50.5", "staff_reason": "spring promotion"}).status_code == 302
     assert WelcomeGrant.current().amount == 5_050
+    act = StaffAction.objects.get(kind="welcome")
+    assert (act.actor, act.reason, act.before, act.after) == (admin, "spring promotion", {"amount": 300_000},
+                                                             {"amount": 5_050})
     assert client.post(url, {"amount": "-1"}).status_code == 200  # refused
     assert WelcomeGrant.current().amount == 5_050
     assert client.get(reverse("admin:wallet_welcomegrant_add")).status_code == 403

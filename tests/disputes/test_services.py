@@ -164,3 +164,42 @@ def test_the_review_queue_in_admin(hand: dict[str, Any], client: Client) -> None
     assert dispute.status == "upheld" and dispute.compensation == 300 and dispute.reason == "Refunded."
     assert json.loads(HandRecord.objects.get(pk=record.pk).canonical) == body
     call_command("ledger_check", stdout=io.StringIO())
+
+
+def test_a_compensation_above_the_threshold_waits_for_a_second_reviewer(hand: dict[str, Any], settings: Any) -> None:
+    from django.contrib.auth.models import Permission
+    from operations.approvals import approval_decide
+    from operations.models import ApprovalRequest, StaffAction
+
+    from accounts.models import User
+
+    settings.STAFF_APPROVAL_ABOVE, settings.STAFF_ACT_CAP = 1_000, 50_000
+    player, staff = hand["player"], hand["staff"]
+    dispute = dispute_open(player=player, record=hand["record"], category="result", text="short paid")
+    dispute_review_start(dispute=dispute, actor=staff)
+    with pytest.raises(DisputeError, match="At most 500.00 coins per act"):
+        dispute_resolve(dispute=dispute, actor=staff, upheld=True, reason="yes", compensation=50_001)
+    before = wallet_selectors.wallet_balance(user=player)
+    dispute = dispute_resolve(dispute=dispute, actor=staff, upheld=True, reason="Underpaid.", compensation=2_500)
+    assert (dispute.status, dispute.compensation, wallet_selectors.wallet_balance(user=player)) == ("upheld", 0, before)
+    request = ApprovalRequest.objects.get(kind="compensation", dispute=dispute)
+    with pytest.raises(Exception, match="second staff member"):
+        approval_decide(actor=staff, approval_id=request.pk, approve=True, reason="mine")
+    second = User.objects.create_user(username="second", password="x" * 12, is_staff=True)
+    second.user_permissions.add(Permission.objects.get(codename="change_dispute"))
+    approval_decide(actor=User.objects.get(pk=second.pk), approval_id=request.pk, approve=True, reason="checked")
+    dispute.refresh_from_db()
+    assert dispute.compensation == 2_500 and wallet_selectors.wallet_balance(user=player) == before + 2_500
+    trail = list(StaffAction.objects.filter(target_user=player).order_by("id").values_list("kind", "actor_id"))
+    assert trail == [("dispute", staff.pk), ("approval_asked", staff.pk), ("dispute", staff.pk),
+                     ("approved", second.pk)]
+    assert StaffAction.objects.get(kind="approved").ledger_transaction_id == dispute.compensation_transaction_id
+
+
+def test_dispute_events_cannot_be_changed_or_deleted_in_the_database(hand: dict[str, Any]) -> None:
+    from django.db import DatabaseError, connection, transaction
+
+    dispute_open(player=hand["player"], record=hand["record"], category="result", text="check")
+    for sql in ("UPDATE disputes_disputeevent SET note = 'edited'", "DELETE FROM disputes_disputeevent"):
+        with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(sql)

@@ -28,7 +28,7 @@ def _client(user: Any) -> Client:
     return client
 
 
-def _grant(people: dict[str, Any], key: str, amount: str = "700", player: str | None = None) -> dict[str, str]:
+def _grant(people: dict[str, Any], key: str, amount: str = "7.00", player: str | None = None) -> dict[str, str]:
     return {"kind": "grant", "player": player or people["player"].username, "amount": amount, "reason": "promo",
             "request_key": key}
 
@@ -48,7 +48,7 @@ def test_an_old_actions_raw_key_is_refused_and_nothing_says_done(people: dict[st
     client = _client(people["staff"])
     assert _said(client.post(URL, _grant(people, _issued_key(client)), follow=True)) == ["Done: coins granted."]
     used = StaffAction.objects.get().request_key.removeprefix("grant:")
-    response = client.post(URL, _grant(people, used, amount="900"), follow=True)
+    response = client.post(URL, _grant(people, used, amount="9.00"), follow=True)
     assert response.status_code == 200 and "expired or was not issued to you" in response.content.decode()
     assert not any(m.startswith(("Done", "Already done")) for m in _said(response))
     assert (StaffAction.objects.count(), wallet_balance(user=people["player"])) == (1, 700)
@@ -67,7 +67,7 @@ def test_a_used_form_sent_again_for_another_player_or_amount_is_refused_not_done
     client = _client(people["staff"])
     key = _issued_key(client)
     assert client.post(URL, _grant(people, key)).status_code == 302
-    for changed in (_grant(people, key, amount="9999"), _grant(people, key, player=people["bare"].username)):
+    for changed in (_grant(people, key, amount="99.99"), _grant(people, key, player=people["bare"].username)):
         response = client.post(URL, changed)
         assert response.status_code == 200 and "already used for another action" in response.content.decode()
     assert (StaffAction.objects.count(), wallet_balance(user=people["player"])) == (1, 700)

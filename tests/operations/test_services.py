@@ -120,7 +120,7 @@ def test_the_admin_form_calls_the_service(people: dict[str, Any]) -> None:
     client = Client()
     client.force_login(people["staff"])
     url = "/admin/operations/staffaction/act/"
-    body = {"kind": "grant", "player": people["player"].username, "amount": "700", "reason": "promo",
+    body = {"kind": "grant", "player": people["player"].username, "amount": "7.00", "reason": "promo",
             "request_key": _issued_key(client)}
     assert client.post(url, body).status_code == 302
     assert client.post(url, body).status_code == 302  # the same request again: nothing more

@@ -273,8 +273,15 @@ GRANT_FLOW_HANDS = env.int("GRANT_FLOW_HANDS", default=15)
 GRANT_FLOW_MIN_COINS = env.int("GRANT_FLOW_MIN_COINS", default=50_000)
 GRANT_FLOW_ONE_SIDED_PERCENT = env.int("GRANT_FLOW_ONE_SIDED_PERCENT", default=80)
 
-# Group names of the roles (accounts.roles).
+# Group names of the roles (accounts.roles). Staff and auditors hold a seat only in PLAYERS_GROUP.
 AUDITORS_GROUP = "auditors"
+PLAYERS_GROUP = "players"
+
+# Four eyes (operations.four_eyes, docs/OPERATIONS.md "Four eyes"), in minor units: a grant, an
+# adjustment or a dispute compensation above STAFF_APPROVAL_ABOVE (or to the staff member's own
+# account) waits for a second staff member's approval; none may exceed STAFF_ACT_CAP.
+STAFF_APPROVAL_ABOVE = env.int("STAFF_APPROVAL_ABOVE", default=100_000)
+STAFF_ACT_CAP = env.int("STAFF_ACT_CAP", default=10_000_000)
 
 # --- i18n -----------------------------------------------------------------------------------
 LANGUAGE_CODE = "zh-hans"

@@ -19,7 +19,7 @@ import pytest
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.contrib.auth.models import Permission
+from django.contrib.auth.models import Group, Permission
 from django.test import Client
 from django.urls import reverse
 from operations.services import staff_ban
@@ -266,10 +266,15 @@ def _end_session(cookie: str) -> None:
     import_module(settings.SESSION_ENGINE).SessionStore(cookie.split("=", 1)[1]).delete()
 
 
+def _also_a_player(user: User) -> None:
+    user.groups.add(Group.objects.get_or_create(name=settings.PLAYERS_GROUP)[0])
+
+
 async def test_the_admin_sites_own_log_out_stops_a_staff_members_play_as_the_sites_does(funded, table_for):
     table = await db(table_for)("thirteen")
     user = await db(funded)()
     await db(User.objects.filter(pk=user.pk).update)(is_staff=True)
+    await db(_also_a_player)(user)  # staff sit only in the players group
     user = await db(User.objects.get)(pk=user.pk)
     cookie = await db(_session_cookie)(user)
     player = await SessionPlayer(table.pk, user, cookie).connect()

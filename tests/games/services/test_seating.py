@@ -38,3 +38,25 @@ def test_a_buy_in_below_the_minimum_is_refused_and_moves_nothing(funded, table_f
         seating.seat_join(table_id=table.pk, user=user, buy_in=table.stake_level.min_buy_in - 1, request_id="j")
     assert refused.value.localized()
     assert not Seat.objects.filter(table=table).exists() and wallet_balance(user=user) == 1_000_000
+
+
+@pytest.mark.parametrize("role", ["staff", "auditor", "superuser"])
+def test_staff_and_auditors_sit_only_with_the_player_role(funded, table_for, settings, role):
+    from django.contrib.auth.models import Group
+    from django.utils import translation
+
+    from accounts.models import User
+    from accounts.roles import roles_sync
+
+    table, user = table_for("thirteen"), funded(coins=1_000_000)
+    User.objects.filter(pk=user.pk).update(is_staff=True, is_superuser=role == "superuser")
+    if role == "auditor":
+        user.groups.add(roles_sync())
+    for language, words in (("en", "Staff and auditor accounts do not play"), ("zh-hans", "工作人员")):
+        with translation.override(language), pytest.raises(AppError) as refused:
+            seating.seat_join(table_id=table.pk, user=user, buy_in=table.stake_level.min_buy_in, request_id="j")
+        assert refused.value.code == "staff" and words in refused.value.localized()
+    assert not Seat.objects.filter(table=table).exists() and wallet_balance(user=user) == 1_000_000
+    user.groups.add(Group.objects.get_or_create(name=settings.PLAYERS_GROUP)[0])
+    seating.seat_join(table_id=table.pk, user=user, buy_in=table.stake_level.min_buy_in, request_id="j2")
+    assert Seat.objects.filter(table=table, user=user).exists()
