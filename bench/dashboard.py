@@ -125,9 +125,9 @@ def measure() -> None:
     from django.conf import settings
     from django.test import Client, override_settings
     from django.utils import timezone
-    from operations import selectors
 
     from accounts.models import User
+    from operations import selectors
 
     now = timezone.now()
     for days in selectors.PERIODS:

@@ -12,7 +12,6 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from integrity.services import hand_grant_flows_record
 
 from config import metrics
 from config.rows import execute
@@ -31,6 +30,7 @@ from games.services.store import (
     table_seats_moved,
 )
 from history.services import hand_record_write, hand_void_seats_write
+from integrity.services import hand_grant_flows_record
 from responsible.selectors import player_barred
 from tables.models import Seat, Table
 from wallet import services as wallet

@@ -111,8 +111,9 @@ def hands_per_hour(*, since: dt.datetime) -> list[tuple[dt.datetime, int]]:
 
 def paid_out(*, since: dt.datetime) -> dict[str, int]:
     """Coins the bank paid into wallets since ``since``, by transaction kind (grants,
-    adjustments, dispute compensations): minus the issuance entries of those transactions."""
-    kinds = (TransactionKind.GRANT, TransactionKind.ADJUSTMENT, TransactionKind.DISPUTE_COMPENSATION)
+    adjustments, dispute compensations, daily bonuses): minus the issuance entries of those transactions."""
+    kinds = (TransactionKind.GRANT, TransactionKind.ADJUSTMENT, TransactionKind.DISPUTE_COMPENSATION,
+             TransactionKind.DAILY_BONUS)
     sums = dict(
         Entry.objects.filter(house="issuance", transaction__kind__in=kinds, transaction__created_at__gte=since)
         .values("transaction__kind").annotate(paid=-Sum("amount")).order_by().values_list("transaction__kind", "paid")

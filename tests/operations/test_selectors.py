@@ -9,11 +9,11 @@ import pytest
 import time_machine
 from django.test import Client
 from django.utils import timezone
-from operations import selectors, services
 
 from games.presence import presence_beat
 from games.services.hands import hand_start_if_ready
 from games.services.seating import seat_join
+from operations import selectors, services
 from tables.models import StakeLevel, Table
 from tests.factories import ensure_stake_levels, funded_user, hand_play_out
 from wallet import services as wallet
