@@ -5,7 +5,7 @@ where it came from with what happened (or why not)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
@@ -46,8 +46,9 @@ class FriendsView(LoginRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        user = self.request.user
-        context.update(panel_context(self.request, next_path=self.request.get_full_path()))  # type: ignore[arg-type]
+        request = cast("AuthenticatedHttpRequest", self.request)  # LoginRequiredMixin let only a player in
+        user = request.user
+        context.update(panel_context(request, next_path=request.get_full_path()))
         context.update(incoming=friend_requests_incoming(user=user), outgoing=friend_requests_outgoing(user=user),
                        blocked=block_list(user=user))
         return context

@@ -67,7 +67,6 @@ def daily_bonus_status(*, user: User, now: dt.datetime) -> BonusStatus:
     platform day, and holds less than the floor in wallet and table money together."""
     terms = DailyBonus.current()
     day, next_at = bonus_day(now=now)
-    status = {"amount": terms.amount, "floor": terms.floor, "day": day, "next_at": next_at}
     fresh = User.objects.select_related("play_limits").get(pk=user.pk)
     reason = "off" if terms.amount <= 0 else player_barred(user=fresh, now=now)
     key = daily_bonus_key(user.pk, day.isoformat())
@@ -75,4 +74,4 @@ def daily_bonus_status(*, user: User, now: dt.datetime) -> BonusStatus:
         reason = "claimed"
     if reason is None and wallet_holdings(user=user) >= terms.floor:
         reason = "enough"
-    return BonusStatus(reason=reason, **status)
+    return BonusStatus(amount=terms.amount, floor=terms.floor, day=day, next_at=next_at, reason=reason)

@@ -120,3 +120,14 @@ def test_auditor_export_is_filtered(people: dict[str, Any]) -> None:
     board = client.get("/admin/operations/staffaction/dashboard.csv?days=30").content.decode()
     assert "coins_in_wallets" in board.splitlines()[0] or "figure" in board.splitlines()[0]
     assert timezone.now()
+
+
+def test_the_dashboard_counts_the_daily_bonuses_paid() -> None:
+    from accounts.models import User
+
+    users = [User.objects.create_user(username=f"bonus{i}", password="x" * 12) for i in range(3)]
+    for i, user in enumerate(users):
+        wallet.wallet_daily_bonus(user=user, amount=1_000 + i, day="2026-03-10")
+    wallet.wallet_grant(user=users[0], amount=5, idempotency_key="g", actor=None)
+    board = selectors.dashboard(days=7)
+    assert board.paid["daily_bonus"] == 3_003 and board.paid["grant"] == 5
