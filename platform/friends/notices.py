@@ -16,9 +16,10 @@ def invite_event(*, sender_name: str, table_id: int, table_name: str, url: str) 
 
 
 def invite_frame(event: dict[str, Any]) -> dict[str, Any]:
-    """The ``friend_invite`` frame: who invites, to which table (id, name, link), and the line to show."""
+    """The ``friend_invite`` frame: who invites, to which table (id, name, link), and the line to
+    show, which names the table by its number as the lobby does."""
     message = gettext("%(name)s invites you to their table %(table)s.") % {
-        "name": event["sender"], "table": event["table_name"]}
+        "name": event["sender"], "table": event["table"]}
     return {"type": "friend_invite", "sender": event["sender"], "table": event["table"],
             "table_name": event["table_name"], "url": event["url"], "message": message,
             "join": gettext("Join the table")}

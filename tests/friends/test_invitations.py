@@ -46,6 +46,6 @@ async def test_a_friends_lobby_hears_the_invitation_and_is_online_while_open() -
     assert frame["type"] == "friend_invite"
     assert set(frame) == {"type", "sender", "table", "table_name", "url", "message", "join"}
     assert frame["sender"] == "阿主" and frame["table"] == table.pk and frame["url"] == f"/tables/{table.pk}/"
-    assert "阿主" in frame["message"] and table.name in frame["message"]
+    assert frame["message"] == f"阿主 邀請您到其牌桌 {table.pk}。" and frame["join"] == "加入牌桌"
     await comm.disconnect()
     assert await sync_to_async(online_among)(user_ids=[guest.pk]) == set()
