@@ -144,10 +144,10 @@ def measure() -> None:
     from django.conf import settings
     from django.test import Client, override_settings
     from django.utils import timezone
-    from operations import closing, figures, selectors
-    from operations.models import DayClosed, DayFigure
 
     from accounts.models import User
+    from operations import closing, figures, selectors
+    from operations.models import DayClosed, DayFigure
 
     now = timezone.now()
     tz = ZoneInfo(timezone.get_current_timezone_name())

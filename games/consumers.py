@@ -20,6 +20,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.sockets import CLOSE_LOGGED_OUT, stop_frame, user_group
+from friends.online import online_enter, online_leave
 from games import broadcast
 from games.frames import frame_for
 from games.groups import register_loop
@@ -107,6 +108,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
             await self._send_snapshot()
             return
         await self.channel_layer.group_add(user_group(self.user_id), self.channel_name)
+        await online_enter(user_id=self.user_id, channel=self.channel_name)
         # the first heartbeat; a new connection may be a seat marked away coming back: the
         # snapshot's own rows show it
         await self._send_state(await seat_opened_async(table_id=self.table_id, user=self.user), force=True)
@@ -125,6 +127,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await self.channel_layer.group_discard(broadcast.table_group(self.table_id), self.channel_name)
         if self.user_id is not None:
             await self.channel_layer.group_discard(user_group(self.user_id), self.channel_name)
+            await online_leave(user_id=self.user_id, channel=self.channel_name)
 
     # --- the per-user connection limit ---------------------------------------------------------
     async def _claim_slot(self) -> bool:
@@ -342,6 +345,9 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await self._send(stop_frame(event["reason"]))
         if event["reason"] == "logged_out":
             await self.close(code=CLOSE_LOGGED_OUT)
+
+    async def friend_invite(self, event: dict[str, Any]) -> None:
+        """A friend's invitation is a lobby notice (``friends.invitations``): the table page shows none."""
 
     async def table_notice(self, event: dict[str, Any]) -> None:
         """A notice to this user (a seat removed, and why). No snapshot with it: every removal is

@@ -38,6 +38,7 @@ class TransactionKind(models.TextChoices):
     COMMISSION = "commission", _("commission")
     PENALTY = "penalty", _("penalty")
     DISPUTE_COMPENSATION = "dispute_compensation", _("dispute compensation")
+    DAILY_BONUS = "daily_bonus", _("daily bonus")
     REVERSAL = "reversal", _("reversal")
 
 
@@ -169,6 +170,19 @@ WELCOME_KEY_PREFIX = "welcome:"
 
 def welcome_key(user_id: int) -> str:
     return f"{WELCOME_KEY_PREFIX}{user_id}"
+
+
+#: A daily bonus's reference is this and the player's id (indexed: the welcome-coins signal
+#: looks a player's bonuses up by it); its idempotency key adds the day, one per player and day.
+DAILY_BONUS_PREFIX = "daily_bonus:"
+
+
+def daily_bonus_reference(user_id: int) -> str:
+    return f"{DAILY_BONUS_PREFIX}{user_id}"
+
+
+def daily_bonus_key(user_id: int, day: str) -> str:
+    return f"{DAILY_BONUS_PREFIX}{user_id}:{day}"
 
 
 class WelcomeGrant(models.Model):

@@ -32,6 +32,7 @@ CASH_OUT_MEMOS: dict[str, str] = {
 FIXED: dict[str, str] = {
     TransactionKind.ADJUSTMENT: gettext_noop("Adjustment by staff"),
     TransactionKind.DISPUTE_COMPENSATION: gettext_noop("Dispute compensation"),
+    TransactionKind.DAILY_BONUS: gettext_noop("Daily bonus"),
 }
 #: Kinds whose memo is a person's words (a staff member's reason); other memos are the system's.
 PERSONAL_MEMO_KINDS = (TransactionKind.GRANT, TransactionKind.ADJUSTMENT, TransactionKind.DISPUTE_COMPENSATION)

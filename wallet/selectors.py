@@ -6,12 +6,21 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from django.db.models import CharField, Exists, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models import CharField, Exists, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Cast, Coalesce, Concat
 from django.utils import timezone
 
 from accounts.models import User
-from wallet.models import WELCOME_KEY_PREFIX, Account, AccountKind, Entry, House, LedgerTransaction, TransactionKind
+from wallet.models import (
+    DAILY_BONUS_PREFIX,
+    WELCOME_KEY_PREFIX,
+    Account,
+    AccountKind,
+    Entry,
+    House,
+    LedgerTransaction,
+    TransactionKind,
+)
 
 
 def wallet_balance(*, user: User) -> int:
@@ -91,10 +100,21 @@ def house_balances() -> dict[str, int]:
     return {name: int(sums.get(name) or 0) for name in House.values}
 
 
+def wallet_holdings(*, user: User) -> int:
+    """The player's coins in minor units: the wallet and the table money at every table, in one query."""
+    return int(Account.objects.filter(user=user).aggregate(total=Sum("balance"))["total"] or 0)
+
+
 def welcome_funded(*, user_ids: Iterable[int], joined_since: dt.datetime) -> set[int]:
-    """Which of ``user_ids`` joined at or after ``joined_since`` and were given welcome coins
-    (``wallet.services.wallet_welcome``): one statement, the grant found by its idempotency key."""
-    key = Concat(Value(WELCOME_KEY_PREFIX), Cast(OuterRef("pk"), output_field=CharField()))
-    granted = Exists(LedgerTransaction.objects.filter(kind=TransactionKind.GRANT, idempotency_key=key))
-    users = User.objects.filter(granted, pk__in=list(user_ids), date_joined__gte=joined_since)
+    """Which of ``user_ids`` live on the platform's gifts: they joined at or after
+    ``joined_since`` and were given welcome coins (``wallet.services.wallet_welcome``), or were
+    given a daily bonus (``wallet.services.wallet_daily_bonus``) at or after it. One statement:
+    the grant found by its idempotency key, the bonuses by their reference."""
+    pk = Cast(OuterRef("pk"), output_field=CharField())
+    granted = Exists(LedgerTransaction.objects.filter(
+        kind=TransactionKind.GRANT, idempotency_key=Concat(Value(WELCOME_KEY_PREFIX), pk)))
+    bonus = Exists(LedgerTransaction.objects.filter(
+        reference=Concat(Value(DAILY_BONUS_PREFIX), pk), kind=TransactionKind.DAILY_BONUS,
+        created_at__gte=joined_since))
+    users = User.objects.filter((Q(granted) & Q(date_joined__gte=joined_since)) | Q(bonus), pk__in=list(user_ids))
     return set(users.values_list("pk", flat=True))

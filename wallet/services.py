@@ -26,7 +26,15 @@ from wallet.errors import (
     TransactionNotFound,
     UnbalancedTransaction,
 )
-from wallet.models import House, LedgerTransaction, TransactionKind, WelcomeGrant, welcome_key
+from wallet.models import (
+    House,
+    LedgerTransaction,
+    TransactionKind,
+    WelcomeGrant,
+    daily_bonus_key,
+    daily_bonus_reference,
+    welcome_key,
+)
 from wallet.posting import AccountKey, Leg, Posting, ledger_post
 
 ISSUANCE = AccountKey.house(House.ISSUANCE)
@@ -79,6 +87,21 @@ def wallet_welcome(*, user: User) -> LedgerTransaction | None:
         return None
     return wallet_grant(user=user, amount=amount, idempotency_key=welcome_key(user.pk), actor=None,
                         reference=WELCOME_REFERENCE)
+
+
+def wallet_daily_bonus(*, user: User, amount: int, day: str) -> LedgerTransaction:
+    """Give the player the day's bonus coins from the bank (kind ``daily_bonus``), once per
+    player and ``day`` (the ISO date of the platform's calendar day): the key is both, so a
+    second claim that day replays the first. The reference names the player, so the
+    welcome-coins signal finds a player's bonuses by an indexed equality."""
+    if len(day) != 10:
+        raise InvalidPosting(reason=f"a day is an ISO date (YYYY-MM-DD), got {day!r}")
+    reference = daily_bonus_reference(user.pk)
+    request = {"kind": TransactionKind.DAILY_BONUS, "user": user.pk, "amount": _positive(amount), "day": day}
+    return ledger_post(Posting(
+        kind=TransactionKind.DAILY_BONUS, idempotency_key=daily_bonus_key(user.pk, day), request=request,
+        legs=(Leg(ISSUANCE, -amount), Leg(AccountKey.wallet(user.pk), amount)), reference=reference, actor_id=None,
+    ))
 
 
 def wallet_adjust(

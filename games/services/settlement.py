@@ -12,7 +12,6 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from integrity.services import hand_grant_flows_record
 
 from games.adapters import carry_after_removal, engine, house_lines, set_running
 from games.models import Hand
@@ -29,6 +28,7 @@ from games.services.store import (
     table_seats_moved,
 )
 from history.services import hand_record_write, hand_void_seats_write
+from integrity.services import hand_grant_flows_record
 from kernel import metrics
 from kernel.rows import execute
 from responsible.selectors import player_barred

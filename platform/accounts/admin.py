@@ -9,13 +9,13 @@ from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
-from operations.models import StaffAction
-from operations.trail import staff_act
 
 from accounts.forms import StaffUserForm
 from accounts.models import Footprint, LoginThrottle, User, user_name_key
 from accounts.selectors import accounts_linked
 from accounts.services import login_throttle_reset
+from operations.models import StaffAction
+from operations.trail import staff_act
 
 
 @admin.register(User)

@@ -27,6 +27,8 @@ urlpatterns = [
     path("history/", include("history.urls")),
     path("disputes/", include("disputes.urls")),
     path("responsible/", include("responsible.urls")),
+    path("rewards/", include("rewards.urls")),
+    path("friends/", include("friends.urls")),
     path("admin/integrity/", include("integrity.urls")),
     # admin's own log-out, taken before admin.site.urls: it stops play as the site's log-out does
     path("admin/logout/", admin_sign_out, name="admin-logout"),

@@ -17,15 +17,15 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from operations.four_eyes import act_amount_check, approval_needed, approval_request_open
-from operations.models import ApprovalRequest, StaffAction
-from operations.trail import staff_act
 
 from accounts.models import User
 from accounts.permissions import can_review_disputes
 from disputes.models import Dispute, DisputeEvent
 from history.models import HandRecord, HandRecordSeat, VoidedHandSeat
 from kernel.errors import HTTP_FORBIDDEN, AppError
+from operations.four_eyes import act_amount_check, approval_needed, approval_request_open
+from operations.models import ApprovalRequest, StaffAction
+from operations.trail import staff_act
 from wallet import services as wallet
 
 MAX_TEXT = 4000

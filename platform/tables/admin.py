@@ -21,12 +21,12 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
-from operations.models import StaffAction
-from operations.services import table_close_recorded
-from operations.trail import staff_act
 
 from accounts.models import User
 from games.services.seating import TableClosing
+from operations.models import StaffAction
+from operations.services import table_close_recorded
+from operations.trail import staff_act
 from tables.models import Seat, StakeLevel, Table
 from tables.selectors import table_deletable
 from wallet.money import format_coins

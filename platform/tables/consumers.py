@@ -12,6 +12,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from accounts.sockets import CLOSE_LOGGED_OUT, stop_frame, user_group
+from friends.notices import invite_frame
+from friends.online import online_enter, online_leave
 from kernel import metrics
 from kernel.db_threads import in_db_thread
 from kernel.websocket import LocalizedWebsocketConsumer
@@ -39,6 +41,7 @@ class LobbyConsumer(LocalizedWebsocketConsumer):
         if user is not None and user.is_authenticated:
             self.user_id = user.pk
             await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
+            await online_enter(user_id=user.pk, channel=self.channel_name)
         tables = await in_db_thread(_tables)
         await self.send(text_data=json.dumps({"type": "lobby", "tables": tables}))
 
@@ -49,6 +52,7 @@ class LobbyConsumer(LocalizedWebsocketConsumer):
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
         if self.user_id is not None:
             await self.channel_layer.group_discard(user_group(self.user_id), self.channel_name)
+            await online_leave(user_id=self.user_id, channel=self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Every frame gets one error frame and nothing else happens: the lobby only sends.
@@ -66,6 +70,10 @@ class LobbyConsumer(LocalizedWebsocketConsumer):
 
     async def table_notice(self, event: dict[str, Any]) -> None:
         """A seat's notice, sent to its user's group: the table page shows it, the lobby need not."""
+
+    async def friend_invite(self, event: dict[str, Any]) -> None:
+        """A friend invites this player to their table (``friends.invitations``)."""
+        await self.send(text_data=json.dumps(invite_frame(event)))
 
     async def account_stop(self, event: dict[str, Any]) -> None:
         """The player may no longer play (``accounts.sockets``): told why; after a log-out the

@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
-from operations.models import StaffAction
 
 from accounts.models import User
+from operations.models import StaffAction
 from tables.models import StakeLevel
 from tests.factories import ensure_stake_levels
 from wallet import services

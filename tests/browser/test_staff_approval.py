@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import Permission
 from django.utils import translation
-from operations.models import ApprovalRequest
 
 from accounts.models import User
+from operations.models import ApprovalRequest
 from wallet.selectors import wallet_balance
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

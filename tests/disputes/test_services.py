@@ -168,10 +168,10 @@ def test_the_review_queue_in_admin(hand: dict[str, Any], client: Client) -> None
 
 def test_a_compensation_above_the_threshold_waits_for_a_second_reviewer(hand: dict[str, Any], settings: Any) -> None:
     from django.contrib.auth.models import Permission
-    from operations.approvals import approval_decide
-    from operations.models import ApprovalRequest, StaffAction
 
     from accounts.models import User
+    from operations.approvals import approval_decide
+    from operations.models import ApprovalRequest, StaffAction
 
     settings.STAFF_APPROVAL_ABOVE, settings.STAFF_ACT_CAP = 1_000, 50_000
     player, staff = hand["player"], hand["staff"]

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from integrity import selectors
 
 from games.services import hands as hands_service
 from history.models import HandRecordSeat
+from integrity import selectors
 from tests.integrity.test_selectors import _play, _table
 
 #: Two deals whose three-way splits give fractional shares (found by trying seeds): a pair's two

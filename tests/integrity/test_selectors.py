@@ -10,7 +10,6 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import Group
 from django.urls import reverse
-from integrity import selectors
 
 from games.adapters import engine
 from games.engine.cards import cards_str
@@ -18,6 +17,7 @@ from games.models import Hand
 from games.services import seating
 from games.services.hands import hand_act, hand_start_if_ready
 from history.models import HandRecordSeat
+from integrity import selectors
 from tests.factories import funded_user, table_at
 
 

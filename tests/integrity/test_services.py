@@ -13,8 +13,6 @@ import time_machine
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
-from integrity.models import GrantFlow, GrantFlowFlag
-from integrity.selectors import grant_flow_flags
 
 from accounts.models import User
 from games.adapters import engine
@@ -22,6 +20,8 @@ from games.models import Hand
 from games.services import hands as hands_service
 from games.services import seating
 from games.services.hands import hand_act, hand_start_if_ready
+from integrity.models import GrantFlow, GrantFlowFlag
+from integrity.selectors import grant_flow_flags
 from tests.factories import funded_user, table_at
 from tests.integrity.test_selectors import _foul
 from wallet.models import WelcomeGrant

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from integrity.views import MAX_DAYS, period_days
 
+from integrity.views import MAX_DAYS, period_days
 from tests.factories import funded_user
 
 

@@ -11,9 +11,9 @@ import time_machine
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.utils import timezone
+
 from operations.forms import request_key_issue
 from operations.models import StaffAction
-
 from tests.operations.test_services import _issued_key
 from wallet.selectors import wallet_balance
 

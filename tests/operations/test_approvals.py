@@ -10,11 +10,11 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
+
+from accounts.models import User
 from operations import services
 from operations.approvals import approval_decide
 from operations.models import ApprovalRequest, StaffAction
-
-from accounts.models import User
 from wallet.audit import ledger_audit
 from wallet.models import TransactionKind
 from wallet.selectors import wallet_balance

@@ -3,6 +3,7 @@ a value written on each bar, labels that do not crowd, negative values below the
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from operations.charts import PLOT_HEIGHT, TOP, bar_chart, nice_step
 
 

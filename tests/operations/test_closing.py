@@ -6,10 +6,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
+
 from operations.closing import GRACE, day_bounds, day_figures_close, day_figures_close_due
 from operations.figures import figures_between
 from operations.models import DayClosed, DayFigure
-
 from tests.factories import funded_user
 
 pytestmark = pytest.mark.django_db

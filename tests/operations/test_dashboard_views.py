@@ -12,11 +12,11 @@ import pytest
 import time_machine
 from django.test import Client
 from django.utils import translation
-from operations import selectors
 
 from accounts.models import User
 from games.engine.registry import games
 from games.services import hands as hands_service
+from operations import selectors
 from tests.factories import ensure_stake_levels
 from tests.operations.every_game import NOW, Ledger, ledger_of_every_game
 

@@ -11,10 +11,10 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from operations import services
 from operations.four_eyes import act_amount_check, approval_needed
 from operations.models import ApprovalRequest, StaffAction
-
 from tests.operations.test_services import _issued_key
 from wallet.selectors import wallet_balance
 

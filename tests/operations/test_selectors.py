@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.utils import timezone
-from operations import selectors, services
-from operations.closing import day_figures_close_due
 
 from games.engine.registry import games
 from games.services import hands as hands_service
+from operations import selectors, services
+from operations.closing import day_figures_close_due
 from tests.factories import ensure_stake_levels
 from tests.operations.every_game import NOW, TODAY, YESTERDAY, Ledger, expected_from_ledger, ledger_of_every_game
 
@@ -119,3 +119,16 @@ def test_auditor_export_is_filtered(people: dict[str, Any]) -> None:
     board = client.get("/admin/operations/staffaction/dashboard.csv?days=30").content.decode()
     assert "coins_in_wallets" in board.splitlines()[0] or "figure" in board.splitlines()[0]
     assert timezone.now()
+
+
+@pytest.mark.django_db
+def test_the_dashboard_counts_the_daily_bonuses_the_bank_paid() -> None:
+    from accounts.models import User
+    from wallet import services as wallet
+
+    users = [User.objects.create_user(username=f"bonus{i}", password="x" * 12) for i in range(3)]
+    for i, user in enumerate(users):
+        wallet.wallet_daily_bonus(user=user, amount=1_000 + i, day=timezone.localdate().isoformat())
+    wallet.wallet_grant(user=users[0], amount=5, idempotency_key="g", actor=None)
+    money = {(house, kind): coins for house, kind, coins in selectors.dashboard(days=7).house_money}
+    assert money[("issuance", "daily_bonus")] == -3_003 and money[("issuance", "grant")] == -5

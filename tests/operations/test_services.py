@@ -7,13 +7,13 @@ import pytest
 from django.contrib.auth import authenticate
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client, RequestFactory
-from operations import services
-from operations.models import StaffAction
 
 from games.models import Hand
 from games.services.errors import PlayError
 from games.services.hands import hand_start_if_ready
 from games.services.seating import seat_join
+from operations import services
+from operations.models import StaffAction
 from tables.models import Seat, Table
 from tests.factories import funded_user, table_at
 from wallet.audit import ledger_audit

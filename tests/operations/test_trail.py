@@ -11,12 +11,12 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connection, transaction
 from django.test import Client
-from operations import services
-from operations.models import ApprovalRequest, StaffAction, StaffActionTransaction
-from operations.trail import staff_act
 
 from accounts.models import User
 from games.services.seating import seat_join
+from operations import services
+from operations.models import ApprovalRequest, StaffAction, StaffActionTransaction
+from operations.trail import staff_act
 from responsible.models import LimitChange
 from responsible.services import limits_set
 from tables.models import StakeLevel, Table

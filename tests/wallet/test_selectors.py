@@ -7,6 +7,7 @@ import pytest
 
 from games.services import seating
 from tests.factories import funded_user, table_at
+from wallet import services
 from wallet.selectors import table_money_list, table_money_of, wallet_balance
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,3 +24,24 @@ def test_table_money_of_reads_each_players_money_at_one_table_and_zero_for_none(
     assert held == {seated.pk: buy_in, away.pk: 0}
     assert [a.table_ref for a in table_money_list(user=away)] == [other.wallet_ref]
     assert wallet_balance(user=away) == 1_000_000 - buy_in
+
+
+def test_welcome_funded_counts_recent_daily_bonuses_like_welcome_coins(player) -> None:
+    """Bonus coins are the platform's gift as welcome coins are: a player given a bonus since the
+    window began counts, whatever their account's age; one given it before does not."""
+    import datetime as dt
+
+    import time_machine
+    from django.utils import timezone
+
+    from wallet.selectors import welcome_funded
+
+    old_bonus, new_bonus, nothing = player("oldbonus"), player("newbonus"), player("nothing")
+    with time_machine.travel(timezone.now() - dt.timedelta(days=40), tick=False):
+        services.wallet_daily_bonus(user=old_bonus, amount=500, day="2000-01-01")
+    services.wallet_daily_bonus(user=new_bonus, amount=500, day="2000-01-02")
+    since = timezone.now() - dt.timedelta(days=30)
+    ids = [old_bonus.pk, new_bonus.pk, nothing.pk]
+    # every account here joined just now, but none was given welcome coins
+    assert welcome_funded(user_ids=ids, joined_since=since) == {new_bonus.pk}
+

@@ -313,3 +313,14 @@ def test_retries_are_bounded_and_left_to_a_caller_with_an_open_transaction(playe
     with pytest.raises(OperationalError, match="deadlock"):
         services.wallet_grant(user=lin, amount=100, idempotency_key=key(), actor=None)
     assert len(calls) == 1 + posting.MAX_ATTEMPTS
+
+
+def test_a_daily_bonus_posts_once_per_player_and_day(player) -> None:
+    lin = player("bonuslin")
+    first = services.wallet_daily_bonus(user=lin, amount=700, day="2026-03-10")
+    again = services.wallet_daily_bonus(user=lin, amount=700, day="2026-03-10")
+    assert again.pk == first.pk and again.replayed
+    assert first.kind == "daily_bonus" and first.reference == f"daily_bonus:{lin.pk}"
+    assert wallet_balance(user=lin) == 700
+    with pytest.raises(InvalidPosting):
+        services.wallet_daily_bonus(user=lin, amount=0, day="2026-03-11")

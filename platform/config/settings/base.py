@@ -81,6 +81,8 @@ INSTALLED_APPS = [
     "operations",
     "responsible",
     "integrity",
+    "rewards",
+    "friends",
 ]
 
 MIDDLEWARE = [

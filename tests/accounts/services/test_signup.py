@@ -12,10 +12,10 @@ from django.conf import settings as django_settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from operations.services import staff_ban
 
 from accounts.models import Footprint, User
 from accounts.selectors import accounts_linked
+from operations.services import staff_ban
 from responsible.services import exclusion_start
 from wallet.audit import ledger_audit
 from wallet.models import WELCOME_COINS_DEFAULT, Entry, LedgerTransaction

@@ -22,7 +22,6 @@ from django.conf import settings
 from django.contrib.auth.models import Group, Permission
 from django.test import Client
 from django.urls import reverse
-from operations.services import staff_ban
 
 from accounts.models import User
 from games.adapters import engine
@@ -30,6 +29,7 @@ from games.models import Hand
 from games.routing import websocket_urlpatterns as table_routes
 from games.services.hands import hand_act, hand_start_if_ready
 from kernel.websocket import SocketAuthMiddleware
+from operations.services import staff_ban
 from tables.models import Seat, Table
 from tables.routing import websocket_urlpatterns as lobby_routes
 from tests.games.live.helpers import WsPlayer, db
