@@ -330,9 +330,9 @@ class TableConsumer(LocalizedWebsocketConsumer):
             return
         text, away, seat = event["public"], False, None
         if self._authenticated:
-            for user, own, seat_away, own_seat in event["private"]:
+            for user, own, seat_away, *facts in event["private"]:  # facts: the seat, where the sender gives it
                 if user == self.user_id:
-                    text, away, seat = own, seat_away, own_seat
+                    text, away, seat = own, seat_away, facts[0] if facts else None
                     break
             self.away, self.seat = away, seat
         self.version = event["version"]
