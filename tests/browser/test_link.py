@@ -32,12 +32,13 @@ PAGE_DATA = "Alpine.$data(document.querySelector('[data-testid=table-page]'))"
 #: showed (a level can be shown for less than a poll of the test: a closed socket reconnects fast).
 RECORD_LEVELS = """() => {
   const el = document.querySelector('[data-testid=link]');
-  const rtt = () => { const r = %s.linkRtts; return r.length ? r[r.length - 1] : null; };
+  const data = Alpine.$data(document.querySelector('[data-testid=table-page]'));
+  const rtt = () => { const r = data.linkRtts; return r.length ? r[r.length - 1] : null; };
   window.linkLevels = [[el.dataset.level, rtt()]];
   new MutationObserver(() => window.linkLevels.push([el.dataset.level, rtt()]))
     .observe(el, {attributes: true, attributeFilter: ['data-level']});
-}""" % PAGE_DATA
-CLOSE_SOCKET = "() => %s.socket.ws.close()" % PAGE_DATA
+}"""
+CLOSE_SOCKET = f"() => {PAGE_DATA}.socket.ws.close()"
 
 
 def label(key: str, lang: str) -> str:
