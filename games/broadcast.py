@@ -57,13 +57,14 @@ def broadcast_table(
 
 def frames_event(table_id: int, private: dict[int, dict[str, Any]], public: dict[str, Any]) -> dict[str, Any]:
     """The channel-layer event carrying a change's state frames: the public frame's text, and
-    per seated (or dealt-in) user ``[user id, text, whether it shows the user's seat away]``,
-    what a connection needs to know without parsing a frame. Every frame of one change has the
-    same version."""
+    per seated (or dealt-in) user ``[user id, text, whether it shows the user's seat away, the
+    user's table seat or None]``, what a connection needs to know without parsing a frame. Every
+    frame of one change has the same version."""
     return {
         "type": "table.frames", "table": table_id, "version": int(public["version"]), "public": json_text(public),
         "private": [
-            [user_id, json_text(frame), any(s["user"] == user_id and s["auto"] for s in frame.get("seats", ()))]
+            [user_id, json_text(frame), any(s["user"] == user_id and s["auto"] for s in frame.get("seats", ())),
+             frame.get("you")]
             for user_id, frame in private.items()
         ],
     }

@@ -28,7 +28,7 @@ from games.presence import Also
 from games.protocol import BadMessage, Message, parse
 from games.public_frames import public_frame_keep, public_frame_newest
 from games.sent import sent_version_async
-from games.services import commands, hints, limits
+from games.services import commands, hints, limits, talk
 from games.services.errors import PlayError
 from games.services.limits import address_owner, connection_claim_async, connection_release_async
 from games.services.presence import seat_closed_async, seat_heartbeat_async, seat_opened_async
@@ -78,6 +78,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
     user_id: int | None = None  # the signed-in user's id, None for an anonymous spectator
     stopped: str | None = None  # why the player may no longer play, once told (accounts.sockets)
     rate_told_until: float = 0.0  # a signed-out socket told rate_limited is not answered before then
+    seat: int | None = None  # the user's table seat, as the last frame sent showed it (table talk)
 
     async def connect(self) -> None:
         register_loop(asyncio.get_running_loop())
@@ -252,6 +253,9 @@ class TableConsumer(LocalizedWebsocketConsumer):
         try:
             if message.type == "hint":
                 reply: dict[str, Any] = {"hints": await hints.hint_for(table_id=self.table_id, user=self.user)}
+            elif message.type == "talk":  # no database: the seat is the last frame's
+                reply = await talk.talk_say(table_id=self.table_id, user_id=self.user.pk, seat=self.seat,
+                                            say=message.data["say"])
             else:
                 # Requests at different tables run in parallel in the database threads (each thread
                 # has its own pooled connection); the table row lock orders requests at one table.
@@ -289,6 +293,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
         self.version = max(self.version, frame["version"])
         if self._authenticated:  # the seat marked away: the next heartbeat brings it back
             self.away = any(s["user"] == self.user_id and s["auto"] for s in frame.get("seats", ()))
+            self.seat = frame.get("you")
         await self._send(frame)
 
     async def _send(self, payload: dict[str, Any]) -> None:
@@ -326,15 +331,20 @@ class TableConsumer(LocalizedWebsocketConsumer):
         public_frame_keep(table_id=self.table_id, version=event["version"], text=event["public"])
         if event["version"] < self.version:
             return
-        text, away = event["public"], False
+        text, away, seat = event["public"], False, None
         if self._authenticated:
-            for user, own, seat_away in event["private"]:
+            for user, own, seat_away, *facts in event["private"]:  # facts: the seat, where the sender gives it
                 if user == self.user_id:
-                    text, away = own, seat_away
+                    text, away, seat = own, seat_away, facts[0] if facts else None
                     break
-            self.away = away
+            self.away, self.seat = away, seat
         self.version = event["version"]
         await self._send_text(text)
+
+    async def table_talk(self, event: dict[str, Any]) -> None:
+        """A seated player's phrase or emote (``games.services.talk``), sent on as it came."""
+        if event["table"] == self.table_id:
+            await self._send_text(event["text"])
 
     async def account_stop(self, event: dict[str, Any]) -> None:
         """The player may no longer play (banned, logged out, self-excluded, cooling off): told

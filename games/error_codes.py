@@ -51,6 +51,8 @@ ERRORS: dict[str, tuple[str, ...]] = {
         N("'%(type)s' needs an 'id': a string of 1-%(n)d characters"),
         N("'%(type)s' needs '%(name)s'"),
         N("unsupported message %(type)s"),
+        N("'%(name)s' must name a phrase or an emote"),
+        N("There is no phrase or emote called %(say)s."),
     ),
     "too_large": (N("message too large (over %(n)d bytes)"),),
     "read_only": (N("The lobby only sends."),),
@@ -59,6 +61,7 @@ ERRORS: dict[str, tuple[str, ...]] = {
         N("Your last hint is still being worked out. Try again in 1 s."),
         N("Too many hints: you may ask for %(n)d every %(s)d seconds. Try again in %(wait).1f s."),
         N("Hints are busy right now. Try again in 1 s."),
+        N("You are talking too fast: %(n)d phrases or emotes every %(s)d seconds. Try again in %(wait).1f s."),
     ),
     "too_many_connections": (
         N("You have %(n)d table connections open already: close one (another tab or device) first."),
@@ -70,7 +73,10 @@ ERRORS: dict[str, tuple[str, ...]] = {
         N("This request id was already used for another request; send each request with a new id."),
     ),
     "illegal": (N("That action is sent by the server only."), N("That move is not allowed now.")),
-    "not_seated": (N("You are not seated at this table."), N("You are not dealt into this hand.")),
+    "not_seated": (
+        N("You are not seated at this table."), N("You are not dealt into this hand."),
+        N("Only players seated at this table may talk."),
+    ),
     "no_hand": (N("No hand is in play at this table."), N("No hand is in play for you at this table.")),
     "table_full": (N("This table is full."), N("That seat is taken.")),
     "already_seated": (N("You are already seated at this table."),),
@@ -102,9 +108,9 @@ PARAMETERS: dict[str, object] = {
     "name": "buy_in", "type": "'join'", "types": "ping, sync, action, join", "until": "2026-12-31 12:00",
     "limit": "500.00", "left": "120.00", "balance": "10.00", "needs": "150.00", "amount": "10.00",
     "minimum": "150.00", "table": "3", "key": "buyin:3:7:a1", "field": "amount", "total": "0.50",
-    "transaction": 42, "reason": "0",
+    "transaction": 42, "reason": "0", "say": "'shout'",
 }
 #: Latin words a Chinese message may keep: the protocol's own names and values (what a client
 #: sends stays as it is) and "ID", as Chinese writes it.
 PROTOCOL_WORDS = frozenset({"JSON", "id", "ID", "type", "true", "false", "ping", "sync", "action", "join", "buy_in",
-                            "amount", "NaN", "buyin"})
+                            "amount", "NaN", "buyin", "say", "shout"})

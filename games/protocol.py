@@ -32,6 +32,8 @@ MAX_DIGITS = 15
 MAX_AMOUNT = 10**12
 MAX_SEAT = 99
 MAX_MOVE_TYPE = 32
+#: A saying of table talk is named by an id of at most this many characters.
+MAX_SAY = 32
 
 #: type -> (needs an "id", required fields with their kinds, optional fields with their kinds)
 MESSAGES: dict[str, tuple[bool, dict[str, str], dict[str, str]]] = {
@@ -43,6 +45,7 @@ MESSAGES: dict[str, tuple[bool, dict[str, str], dict[str, str]]] = {
     "sit_out": (False, {"out": "bool"}, {}),
     "leave": (False, {}, {}),
     "hint": (False, {}, {}),
+    "talk": (False, {"say": "say"}, {}),
 }
 
 
@@ -132,6 +135,8 @@ def _check_kind(name: str, value: Any, kind: str, client_id: str | None) -> None
         raise BadMessage(_("'%(name)s' must be an object") % {"name": name}, client_id=client_id)
     if kind == "move" and not (isinstance(value.get("type"), str) and 0 < len(value["type"]) <= MAX_MOVE_TYPE):
         raise BadMessage(_("'%(name)s' needs a 'type': the name of the move") % {"name": name}, client_id=client_id)
+    if kind == "say" and not (isinstance(value, str) and 0 < len(value) <= MAX_SAY):
+        raise BadMessage(_("'%(name)s' must name a phrase or an emote") % {"name": name}, client_id=client_id)
     if kind == "bool" and not isinstance(value, bool):
         raise BadMessage(_("'%(name)s' must be true or false") % {"name": name}, client_id=client_id)
     whole = isinstance(value, int) and not isinstance(value, bool)

@@ -166,7 +166,7 @@
         return;
       }
       self.ping();
-    }, 5000);
+    }, Socket.PING_MS);
     this.stateWatch = setInterval(function () { self.resyncIfQuiet(); }, 1000);
   };
 
@@ -282,6 +282,8 @@
   }
 
   Socket.RESYNC = RESYNC;
+  /* How often a socket pings: the table page sets its page's figure (ct-link.js). */
+  Socket.PING_MS = 5000;
 
   root.CT = {
     readJson: readJson, t: t, money: money, signed: signed, parseCoins: parseCoins,

@@ -37,6 +37,8 @@
           removed: function (m) { self.onNotice(m); },
           error: function (m) { self.showError(m); }
         });
+        this.talkWatch(this.socket);
+        this.linkWatch(this.socket);
         this.socket.connect();
         setInterval(function () { self.now = Date.now(); self.tick(); }, 250);
         root.addEventListener("beforeunload", function () { self.leaving = true; });
@@ -227,6 +229,9 @@
     };
   }
 
-  /* The shared table with its rules, waits, set and leave confirmation (ct-rules.js). */
-  root.CT.tableCore = function (config) { return CT.mix(tableCore(config), CT.rulesPart(config)); };
+  /* The shared table with its rules, waits, set and leave confirmation (ct-rules.js), its talk
+   * (ct-talk.js) and its connection strength (ct-link.js). */
+  root.CT.tableCore = function (config) {
+    return CT.mix(tableCore(config), CT.rulesPart(config), CT.talkPart(config), CT.linkPart(config));
+  };
 })(window);

@@ -27,7 +27,7 @@ SOURCES = [
 ]
 #: Error classes of those files and the code each carries unless given one.
 CLASSES = {"PlayError": "refused", "TableFull": "table_full", "NotSeated": "not_seated", "NoActiveHand": "no_hand",
-           "RateLimited": "rate_limited", "LimitRefused": "loss_limit", "BadMessage": "bad_message"}
+           "RateLimited": "rate_limited", "TalkRefused": "bad_message", "TalkTooFast": "rate_limited", "LimitRefused": "loss_limit", "BadMessage": "bad_message"}
 MESSAGES = [(code, msgid) for code, msgids in ERRORS.items() for msgid in msgids]
 
 

@@ -373,6 +373,9 @@ GAMES_TIMERS = env.bool("GAMES_TIMERS", default=True)  # schedule Celery timer t
 GAMES_START_DELAY = env.float("GAMES_START_DELAY", default=3.0)  # seconds before a first deal
 GAMES_NEXT_HAND_DELAY = env.float("GAMES_NEXT_HAND_DELAY", default=12.0)  # showdown pause
 GAMES_PRESENCE_TIMEOUT = env.int("GAMES_PRESENCE_TIMEOUT", default=20)  # heartbeats every 5 s
+# How often the table page pings (seconds): its heartbeat and its connection strength's round
+# trip (docs/PROTOCOL.md "Connection strength"); well under GAMES_PRESENCE_TIMEOUT.
+GAMES_PING_EVERY = env.float("GAMES_PING_EVERY", default=5.0)
 # a seat sitting out (or away) this long is stood up, its table money back in the wallet
 GAMES_AWAY_STAND_UP_AFTER = env.int("GAMES_AWAY_STAND_UP_AFTER", default=300)
 GAMES_OUTAGE_AFTER = env.int("GAMES_OUTAGE_AFTER", default=20)  # sweeper silent this long = outage

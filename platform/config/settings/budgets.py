@@ -38,6 +38,8 @@ GAMES_HINT_WORKERS = env.int("GAMES_HINT_WORKERS", default=1)  # solver processe
 GAMES_HINT_QUEUE = env.int("GAMES_HINT_QUEUE", default=8)  # hints waiting for the solver, per server
 GAMES_HINT_TIMEOUT = env.float("GAMES_HINT_TIMEOUT", default=10.0)
 GAMES_HINT_CACHE_SECONDS = env.int("GAMES_HINT_CACHE_SECONDS", default=300)  # 0: every hint is solved
+GAMES_TALK_LIMIT = env.int("GAMES_TALK_LIMIT", default=3)  # table talk: phrases and emotes per user per window
+GAMES_TALK_WINDOW = env.int("GAMES_TALK_WINDOW", default=10)  # seconds
 
 # --- Signed-out spectators' table sockets (games/consumers.py) -------------------------------
 GAMES_WS_CONNECTIONS_PER_ADDRESS = env.int("GAMES_WS_CONNECTIONS_PER_ADDRESS", default=8)  # signed out

@@ -25,11 +25,11 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
-FIELDS = ["type", "id", "action", "buy_in", "amount", "out", "seat", "front", "bets"]
+FIELDS = ["type", "id", "action", "buy_in", "amount", "out", "seat", "front", "bets", "say"]
 scalars = (
     st.none() | st.booleans() | st.floats(allow_nan=True, allow_infinity=True)
     | st.integers(min_value=-(10**30), max_value=10**30) | st.text(max_size=20)
-    | st.sampled_from(list(MESSAGES) + ["As", "arrange", "", "\u0000", "十三张", "\ud83c\udccf"])
+    | st.sampled_from(list(MESSAGES) + ["As", "arrange", "", "\u0000", "十三张", "\ud83c\udccf", "hurry", "smile"])
 )
 values = st.recursive(
     scalars, lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=8), inner, max_size=6),

@@ -39,7 +39,7 @@ def sent_frames(sent: list[tuple[str, dict[str, Any]]]) -> list[tuple[int | None
     frames: list[tuple[int | None, dict[str, Any]]] = []
     for _group, message in sent:
         if message.get("type") == "table.frames":
-            frames += [(user, json.loads(text)) for user, text, _away in message["private"]]
+            frames += [(user, json.loads(text)) for user, text, *_facts in message["private"]]
             frames.append((None, json.loads(message["public"])))
     return frames
 
