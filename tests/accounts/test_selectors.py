@@ -9,7 +9,15 @@ import pytest
 from django.utils import timezone, translation
 
 from accounts.models import Footprint, LoginThrottle, User
-from accounts.selectors import account_active, accounts_linked, footprints_linked, login_username_locked_until
+from accounts.selectors import (
+    STANDING_BANNED,
+    STANDING_OK,
+    STANDING_STAFF,
+    account_standing,
+    accounts_linked,
+    footprints_linked,
+    login_username_locked_until,
+)
 from kernel.client_ip import UNKNOWN
 from responsible.models import PlayLimits
 
@@ -73,10 +81,12 @@ def test_a_linked_account_says_why_and_whether_it_is_banned_or_excluded() -> Non
         assert linked["excluded"].why(now) == "same browser, self-excluded"
 
 
-def test_an_account_is_active_as_the_database_has_it_not_as_an_old_object_does() -> None:
+def test_an_accounts_standing_is_as_the_database_has_it_not_as_an_old_object_does() -> None:
     user = User.objects.create_user(username="carol", password="x" * 12)
     held = User.objects.get(pk=user.pk)  # what an open socket holds
-    assert account_active(user_id=held.pk)
+    assert account_standing(user_id=held.pk) == STANDING_OK
+    User.objects.filter(pk=user.pk).update(is_staff=True)
+    assert account_standing(user_id=held.pk) == STANDING_STAFF
     User.objects.filter(pk=user.pk).update(is_active=False)
-    assert held.is_active and not account_active(user_id=held.pk)
-    assert not account_active(user_id=user.pk + 1000)
+    assert held.is_active and account_standing(user_id=held.pk) == STANDING_BANNED
+    assert account_standing(user_id=user.pk + 1000) == STANDING_BANNED
