@@ -67,6 +67,10 @@ class LobbyConsumer(LocalizedWebsocketConsumer):
     async def table_notice(self, event: dict[str, Any]) -> None:
         """A seat's notice, sent to its user's group: the table page shows it, the lobby need not."""
 
+    async def room_invite(self, event: dict[str, Any]) -> None:
+        """An invitation to a private room (``tables.rooms.room_invite``), sent to the user's group."""
+        await self.send(text_data=json.dumps({"type": "invite", "invite": event["invite"]}))
+
     async def account_stop(self, event: dict[str, Any]) -> None:
         """The player may no longer play (``accounts.sockets``): told why; after a log-out the
         socket closes."""

@@ -35,6 +35,7 @@
           state: function (frame) { self.onState(frame); },
           notice: function (m) { self.onNotice(m); },
           removed: function (m) { self.onNotice(m); },
+          watchers: function (m) { self.watchers = m.count; }, // ct-room.js
           error: function (m) { self.showError(m); }
         });
         this.socket.connect();
@@ -228,5 +229,7 @@
   }
 
   /* The shared table with its rules, waits, set and leave confirmation (ct-rules.js). */
-  root.CT.tableCore = function (config) { return CT.mix(tableCore(config), CT.rulesPart(config)); };
+  root.CT.tableCore = function (config) {
+    return CT.mix(tableCore(config), CT.rulesPart(config), CT.roomPart(config)); // ct-room.js: rooms, watchers
+  };
 })(window);
