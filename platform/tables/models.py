@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.registry import games
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 
 def game_choices() -> list[tuple[str, Any]]:
@@ -107,7 +110,7 @@ class Table(models.Model):
     #: Since when the sweeper has found the room without a seat; it closes the room
     #: ROOMS_CLOSE_EMPTY_AFTER seconds later.
     room_empty_since = models.DateTimeField(null=True, blank=True, editable=False)
-    room_guests = models.ManyToManyField(
+    room_guests: models.ManyToManyField[User, RoomPass] = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="RoomPass", through_fields=("table", "user"), related_name="rooms_allowed",
         blank=True, verbose_name=_("room guests"),
     )
