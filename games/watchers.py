@@ -29,17 +29,19 @@ WATCHERS_EVENT = "table.watchers"
 
 
 def _key(table_id: int) -> str:
-    return f"tables:watchers:{table_id}"
+    """The table's set, under the prefix of the per-user limits' keys (each test run its own)."""
+    return f"{settings.GAMES_LIMITS_PREFIX}:watchers:{table_id}"
 
 
 class _Local:
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.tables: dict[int, dict[str, float]] = {}
+        self.tables: dict[str, dict[str, float]] = {}
 
     async def change(self, table_id: int, channel: str, watching: bool, now: float) -> int:
+        key = _key(table_id)
         with self.lock:
-            members = self.tables.setdefault(table_id, {})
+            members = self.tables.setdefault(key, {})
             if watching:
                 members[channel] = now + TTL
             else:
@@ -47,12 +49,12 @@ class _Local:
             for name in [n for n, until in members.items() if until < now]:
                 del members[name]
             if not members:
-                del self.tables[table_id]
+                del self.tables[key]
             return len(members)
 
     async def count(self, table_id: int, now: float) -> int:
         with self.lock:
-            return sum(1 for until in self.tables.get(table_id, {}).values() if until >= now)
+            return sum(1 for until in self.tables.get(_key(table_id), {}).values() if until >= now)
 
 
 class _Redis:

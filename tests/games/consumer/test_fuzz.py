@@ -25,7 +25,7 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
-FIELDS = ["type", "id", "action", "buy_in", "amount", "out", "seat", "front", "bets"]
+FIELDS = ["type", "id", "action", "buy_in", "amount", "out", "seat", "front", "bets", "name"]
 scalars = (
     st.none() | st.booleans() | st.floats(allow_nan=True, allow_infinity=True)
     | st.integers(min_value=-(10**30), max_value=10**30) | st.text(max_size=20)
@@ -103,6 +103,7 @@ async def penniless(funded: Any, table_for: Any, fast_socket: Any) -> Any:
     """A signed-in player without coins watching a table: whatever it sends is refused."""
     table = await db(table_for)("thirteen")
     player = await WsPlayer(table.pk, await db(funded)(coins=1)).connect()
+    await player.next("watchers")  # the table's count of watchers, this player among them (unasked)
     yield player
     await player.close()
 
