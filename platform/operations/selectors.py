@@ -15,6 +15,7 @@ from disputes.models import Dispute
 from games.models import Hand
 from operations.models import StaffAction
 from tables.models import Seat, StakeLevel, Table
+from tables.rooms import rooms_open_count
 from wallet.models import Account, AccountKind, Entry, LedgerTransaction, TransactionKind
 
 PERIODS = (7, 30, 90)
@@ -29,6 +30,7 @@ class Dashboard:
     commission_by_level: list[tuple[str, str, int, int]] = field(default_factory=list)  # game, level, hands, coins
     hands_per_hour: list[tuple[dt.datetime, int]] = field(default_factory=list)
     tables_live: int = 0
+    rooms_open: int = 0  # private rooms open (docs/RULES.md "Private rooms")
     players_seated: int = 0
     in_wallets: int = 0
     in_escrow: int = 0
@@ -154,6 +156,7 @@ def dashboard(*, days: int = 7, now: dt.datetime | None = None) -> Dashboard:
         players=Count("user", distinct=True), tables=Count("table", distinct=True)
     )
     board.tables_live, board.players_seated = int(live["tables"]), int(live["players"])
+    board.rooms_open = rooms_open_count()
     balances = dict(Account.objects.values_list("kind").annotate(total=Sum("balance")).order_by())
     board.in_wallets = int(balances.get(AccountKind.WALLET) or 0)
     board.in_escrow = int(balances.get(AccountKind.TABLE) or 0)

@@ -120,3 +120,18 @@ def test_auditor_export_is_filtered(people: dict[str, Any]) -> None:
     board = client.get("/admin/operations/staffaction/dashboard.csv?days=30").content.decode()
     assert "coins_in_wallets" in board.splitlines()[0] or "figure" in board.splitlines()[0]
     assert timezone.now()
+
+
+@pytest.mark.django_db
+def test_the_dashboard_counts_the_open_private_rooms() -> None:
+    from tables.rooms import room_open
+
+    ensure_stake_levels()
+    level = StakeLevel.objects.filter(game="thirteen").order_by("unit").first()
+    assert level is not None
+    owner = funded_user("room-owner", 100)
+    rooms = [room_open(owner=owner, level_id=level.pk) for _ in range(2)]
+    Table.objects.create(stake_level=level, name="public")
+    assert selectors.dashboard().rooms_open == 2
+    Table.objects.filter(pk=rooms[0].pk).update(status=Table.Status.CLOSED)
+    assert selectors.dashboard().rooms_open == 1
