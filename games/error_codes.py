@@ -90,7 +90,7 @@ ERRORS: dict[str, tuple[str, ...]] = {
     "not_owner": (N("Only the room's owner may do that."),),
     "room_few_players": (N("%(n)d players must be seated and playing to start."),),
     "not_allowed": (
-        N("Leave your own seat with Leave."),
+        N("To give up your own seat, use Leave table."),
         N("Only the room's owner and its seated players may invite."),
         N("Only the owner may invite back a player they removed."),
     ),

@@ -85,7 +85,7 @@ def room_remove(*, table_id: int, user: User, seat_index: int) -> dict[str, obje
         raise PlayError(_("Nobody sits in that seat."), code="not_seated")
     seat, money = found
     if seat.user_id == user.pk:
-        raise PlayError(_("Leave your own seat with Leave."), code="not_allowed")
+        raise PlayError(_("To give up your own seat, use Leave table."), code="not_allowed")
     hand = hand_active_locked(change)
     dealt = hand is not None and hand.seat_of(seat.user_id) is not None
     if dealt or set_running(table.stake_level.game, table.carry, seat.user_id):
