@@ -1,12 +1,11 @@
 """Private rooms and watching in the browser, at a phone's size and a desktop's, in each language:
 two friends open a room by its code and play a hand in it (an invited third player finds the
 invitation on the lobby page); a watcher opens a public table from the lobby's Watch, sees the
-count of watchers, and sits down with one tap. The room's steps are kept as the screenshots of
-README.md "Playing with friends" (docs/screenshots/)."""
+count of watchers, and sits down with one tap. The room's steps are the screenshots of README.md
+"Playing with friends" (scripts/screenshots.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,13 +16,12 @@ from games.services.seating import seat_join
 from history.models import HandRecord
 from tables import ui_rooms
 from tables.models import StakeLevel, Table
-from tests.browser.conftest import ROOT, call
+from tests.browser.conftest import call
 from tests.browser.helpers import text
 from tests.factories import ensure_stake_levels
 
 pytestmark = pytest.mark.browser
 
-SHOTS = ROOT / "docs" / "screenshots"
 SIZES = [pytest.param(375, 667, "zh-hans", id="phone-zh-hans"), pytest.param(1280, 800, "en", id="desktop-en"),
          pytest.param(375, 667, "zh-hant", id="phone-zh-hant")]
 
@@ -37,10 +35,10 @@ def room_text(key: str, lang: str, **params: Any) -> str:
 
 
 def _shot(p: Any, step: str, width: int, lang: str) -> None:
-    """A step of the room flow, for README.md (the phone's 简体 and the desktop's English)."""
+    """A step of the room flow, saved to artifacts/ (the phone's 简体 and the desktop's English);
+    scripts/screenshots.py copies them to docs/screenshots/ for README.md."""
     if (width, lang) in ((375, "zh-hans"), (1280, "en")):
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        p.page.screenshot(path=str(Path(SHOTS / f"room-{step}-{'phone' if width < 600 else 'desktop'}.png")))
+        p.shot(f"room-{step}-{'phone' if width < 600 else 'desktop'}")
 
 
 def _fits(p: Any, width: int) -> None:
