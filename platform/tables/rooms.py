@@ -257,7 +257,7 @@ def _invite_rate_check(inviter: User) -> None:
     """At most ROOMS_INVITES_PER_MINUTE invitations a player sends a minute, over every room and
     server (the cache: Redis when distributed)."""
     limit = settings.ROOMS_INVITES_PER_MINUTE
-    key = f"rooms:invites:{inviter.pk}:{int(time.time() // 60)}"
+    key = f"{settings.GAMES_LIMITS_PREFIX}:invites:{inviter.pk}:{int(time.time() // 60)}"
     cache.add(key, 0, timeout=120)
     try:
         sent = cache.incr(key)

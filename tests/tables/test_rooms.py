@@ -12,7 +12,8 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from hypothesis import given
+from hypothesis import HealthCheck, given
+from hypothesis import settings as examples
 from hypothesis import strategies as st
 
 from accounts.models import User
@@ -25,6 +26,9 @@ from tests.factories import ensure_stake_levels, funded_user
 
 _names = itertools.count(1)
 pytestmark = pytest.mark.django_db
+#: Codes are pure text: no database, many examples, none slow to shrink.
+PURE = examples(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                        HealthCheck.function_scoped_fixture])
 
 
 def _user(name: str | None = None, **fields: Any) -> User:
@@ -48,6 +52,7 @@ def test_a_new_code_is_six_letters_of_the_unambiguous_alphabet() -> None:
     assert not set("0O1IL") & set(CODE_ALPHABET)
 
 
+@PURE
 @given(code=st.text(alphabet=CODE_ALPHABET, min_size=CODE_LENGTH, max_size=CODE_LENGTH),
        case=st.lists(st.booleans(), min_size=CODE_LENGTH, max_size=CODE_LENGTH),
        gaps=st.lists(st.sampled_from(["", " ", "-", "  "]), min_size=CODE_LENGTH, max_size=CODE_LENGTH))
@@ -56,6 +61,7 @@ def test_a_code_is_entered_in_any_case_with_spaces_or_dashes(code: str, case: li
     assert room_code_clean(f" {typed} ") == code
 
 
+@PURE
 @given(text=st.text(max_size=12))
 def test_nothing_but_a_code_is_taken_for_one(text: str) -> None:
     clean = room_code_clean(text)
