@@ -1,7 +1,7 @@
 """The table socket's part about who may connect and who watches (docs/PROTOCOL.md "Watchers",
 docs/RULES.md "Private rooms"): a private room's socket is refused to a player without its pass;
-a connection whose user holds no seat counts as a watcher, and every connection at the table is
-told the count as it changes.
+a connection whose user holds no seat counts as a watcher, and every connection at the table that
+asked for it (``?watchers=1`` on the socket's address) is told the count as it changes.
 
 A mixin of ``games.consumers.TableConsumer``, kept apart so that the consumer stays about frames.
 """
@@ -32,6 +32,12 @@ class WatchingMixin:
     watching: bool = False  # this connection counts as one of the table's watchers
     watch_refreshed: float = 0.0
     watchers_told: int | None = None  # the last count this connection heard
+    scope: dict[str, Any]
+
+    def _hears_watchers(self) -> bool:
+        """Whether the client asked for the count (``?watchers=1``): a client that did not is
+        never sent a frame it did not ask for."""
+        return b"watchers=1" in self.scope.get("query_string", b"").split(b"&")
 
     async def _may_connect(self) -> bool:
         """Whether the table exists and this user may watch it; closes the socket (before it is
@@ -49,7 +55,7 @@ class WatchingMixin:
         """This connection starts or stops watching; everyone at the table hears the new count.
         A seated connection is told the count once, as it connects."""
         if watching == self.watching:
-            if not watching and self.watchers_told is None:
+            if not watching and self.watchers_told is None and self._hears_watchers():
                 count = await watcher_count(table_id=self.table_id)
                 if count is not None:
                     await self._tell_watchers(count)
@@ -80,6 +86,8 @@ class WatchingMixin:
 
     async def _tell_watchers(self, count: int) -> None:
         self.watchers_told = count
+        if not self._hears_watchers():
+            return
         await self._send(watchers_frame(self.table_id, count))  # type: ignore[attr-defined]
 
     async def table_watchers(self, event: dict[str, Any]) -> None:

@@ -111,7 +111,7 @@ class TableView(TemplateView):
             "closed": table.status != Table.Status.OPEN,
             "game": level.game,
             "mode": level.mode,
-            "ws": f"/ws/tables/{table.pk}/",
+            "ws": f"/ws/tables/{table.pk}/?watchers=1",  # with the count of watchers (docs/PROTOCOL.md)
             "user": user.pk if user.is_authenticated else None,
             "wallet": _wallet_balance(self.request),
             "min_buy_in": level.min_buy_in,

@@ -103,7 +103,6 @@ async def penniless(funded: Any, table_for: Any, fast_socket: Any) -> Any:
     """A signed-in player without coins watching a table: whatever it sends is refused."""
     table = await db(table_for)("thirteen")
     player = await WsPlayer(table.pk, await db(funded)(coins=1)).connect()
-    await player.next("watchers")  # the table's count of watchers, this player among them (unasked)
     yield player
     await player.close()
 

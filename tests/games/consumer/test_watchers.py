@@ -7,10 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
 
 from games.adapters import player_limits
+from games.routing import websocket_urlpatterns
 from games.services.hands import hand_start_if_ready
-from tests.games.live.helpers import WsPlayer, cards_in, db, gather, play_until_settled
+from tests.games.live.helpers import WsPlayer, _WithUser, cards_in, db, gather, play_until_settled
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -52,17 +55,25 @@ async def test_a_watcher_sees_no_card_that_not_every_seated_player_sees(game, mo
     await gather(*(p.close() for p in [*players, *watchers]))
 
 
+def _hearing(table_id: int, user: Any = None) -> WsPlayer:
+    """A client that asks for the count of watchers, as the table page does."""
+    player = WsPlayer(table_id, user)
+    player.comm = WebsocketCommunicator(_WithUser(URLRouter(websocket_urlpatterns), user),
+                                        f"/ws/tables/{table_id}/?watchers=1")
+    return player
+
+
 async def _count(player: WsPlayer, count: int) -> dict[str, Any]:
     return await player.next("watchers", timeout=10, where=lambda m: m["count"] == count)
 
 
 async def test_everyone_at_the_table_hears_how_many_watch_and_a_watcher_who_sits_stops_counting(funded, table_for):
     table = await db(table_for)("thirteen")
-    seated = await WsPlayer(table.pk, await db(funded)()).connect()
+    seated = await _hearing(table.pk, await db(funded)()).connect()
     assert (await seated.request({"type": "join", "buy_in": table.stake_level.min_buy_in}))["type"] == "ack"
-    anonymous = await WsPlayer(table.pk).connect()
+    anonymous = await _hearing(table.pk).connect()
     await _count(seated, 1)
-    signed_in = await WsPlayer(table.pk, await db(funded)()).connect()
+    signed_in = await _hearing(table.pk, await db(funded)()).connect()
     await _count(seated, 2)
     await _count(anonymous, 2)
     reply = await signed_in.request({"type": "join", "buy_in": table.stake_level.min_buy_in})
@@ -73,3 +84,12 @@ async def test_everyone_at_the_table_hears_how_many_watch_and_a_watcher_who_sits
     assert (await signed_in.request({"type": "leave"}))["type"] == "ack"
     await _count(seated, 1)  # stood up: watching again
     await gather(seated.close(), signed_in.close())
+
+
+async def test_a_client_that_did_not_ask_for_the_count_is_sent_none(funded, table_for):
+    table = await db(table_for)("thirteen")
+    quiet = await WsPlayer(table.pk).connect()
+    hearing = await _hearing(table.pk).connect()
+    await _count(hearing, 2)
+    assert await quiet.poll(0.3) is None  # two watchers came and went: not a frame to it
+    await gather(quiet.close(), hearing.close())
