@@ -32,12 +32,12 @@ class WatchingMixin:
     watching: bool = False  # this connection counts as one of the table's watchers
     watch_refreshed: float = 0.0
     watchers_told: int | None = None  # the last count this connection heard
-    scope: dict[str, Any]
 
     def _hears_watchers(self) -> bool:
         """Whether the client asked for the count (``?watchers=1``): a client that did not is
         never sent a frame it did not ask for."""
-        return b"watchers=1" in self.scope.get("query_string", b"").split(b"&")
+        query: bytes = self.scope.get("query_string", b"")  # type: ignore[attr-defined]
+        return b"watchers=1" in query.split(b"&")
 
     async def _may_connect(self) -> bool:
         """Whether the table exists and this user may watch it; closes the socket (before it is
