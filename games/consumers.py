@@ -2,9 +2,9 @@
 
 No frame closes the socket (docs/PROTOCOL.md): every message gets its answer or one ``error``
 frame, and ``receive`` catches whatever a service or a bug raises. The only closes are the
-documented ones: no such table (4404), too many connections of the same user, or of the
-same address for signed-out spectators (4429), and the player logged out (4401,
-``accounts.sockets``).
+documented ones: no such table (4404), a private room without its pass (4403,
+``games.watching``), too many connections of the same user, or of the same address for
+signed-out spectators (4429), and the player logged out (4401, ``accounts.sockets``).
 """
 
 from __future__ import annotations
@@ -33,17 +33,16 @@ from games.services.errors import PlayError
 from games.services.limits import address_owner, connection_claim_async, connection_release_async
 from games.services.presence import seat_closed_async, seat_heartbeat_async, seat_opened_async
 from games.services.slots import slot_forget, slot_keep
+from games.watching import WatchingMixin
 from kernel import metrics
 from kernel.client_ip import scope_client_ip
 from kernel.db_threads import in_db_thread, in_seat_thread
 from kernel.rows import json_text
 from kernel.websocket import LocalizedWebsocketConsumer, session_holds_user
-from tables.models import Table
 
 log = logging.getLogger(__name__)
 
-#: Close codes (docs/PROTOCOL.md "Limits").
-CLOSE_NO_TABLE = 4404
+#: Close codes (docs/PROTOCOL.md "Limits"; 4404 and 4403 in ``games.watching``).
 CLOSE_TOO_MANY_CONNECTIONS = 4429
 
 
@@ -66,7 +65,7 @@ class TokenBucket:
         return max(0.0, (1 - self.tokens) / self.rate) if self.rate > 0 else 1.0
 
 
-class TableConsumer(LocalizedWebsocketConsumer):
+class TableConsumer(WatchingMixin, LocalizedWebsocketConsumer):
     table_id: int
     user: Any
     slot: bool = False  # this connection holds one of the user's (or its address's) connection slots
@@ -93,9 +92,8 @@ class TableConsumer(LocalizedWebsocketConsumer):
         self.away = False  # the last frame sent showed this player's seat away
         # The slot first: a socket past its count is refused without database or group work.
         claimed = await self._claim_slot()
-        if claimed and not await in_db_thread(_table_exists, self.table_id):
+        if claimed and not await self._may_connect():  # no such table, or a private room
             await self._release_slot()
-            await self.close(code=CLOSE_NO_TABLE)
             return
         await self.accept()
         self.counted = True
@@ -107,12 +105,15 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await self.channel_layer.group_add(broadcast.table_group(self.table_id), self.channel_name)
         if self.user_id is None:
             await self._send_snapshot()
+            await self._watch(True)
             return
         await self.channel_layer.group_add(user_group(self.user_id), self.channel_name)
         await online_enter(user_id=self.user_id, channel=self.channel_name)
         # the first heartbeat; a new connection may be a seat marked away coming back: the
         # snapshot's own rows show it
-        await self._send_state(await seat_opened_async(table_id=self.table_id, user=self.user), force=True)
+        frame = await seat_opened_async(table_id=self.table_id, user=self.user)
+        await self._send_state(frame, force=True)
+        await self._watch(frame["you"] is None)
 
     async def disconnect(self, code: int) -> None:
         if self.counted:
@@ -123,6 +124,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
         await self._release_slot()
         if not self.grouped:
             return
+        await self._watch(False)
         if self.user_id is not None:  # the seat counts as gone until its next heartbeat
             await seat_closed_async(table_id=self.table_id, user_id=self.user_id)
         await self.channel_layer.group_discard(broadcast.table_group(self.table_id), self.channel_name)
@@ -242,6 +244,7 @@ class TableConsumer(LocalizedWebsocketConsumer):
         if user_id is not None and self._slot_due() and limits.connections_limited():
             also = partial(limits.connection_refresh_on, user_id=user_id, channel=self.channel_name)
         version, replies = await _heartbeat(self.table_id, user, self.away, also)
+        await self._watch_refresh()
         if also is not None:
             if replies is not None and limits.connection_refreshed(replies):
                 self.slot_refreshed = time.monotonic()
@@ -331,15 +334,16 @@ class TableConsumer(LocalizedWebsocketConsumer):
         public_frame_keep(table_id=self.table_id, version=event["version"], text=event["public"])
         if event["version"] < self.version:
             return
-        text, away, seat = event["public"], False, None
+        text, away, seat, seated = event["public"], False, None, False
         if self._authenticated:
             for user, own, seat_away, *facts in event["private"]:  # facts: the seat, where the sender gives it
                 if user == self.user_id:
-                    text, away, seat = own, seat_away, facts[0] if facts else None
+                    text, away, seat, seated = own, seat_away, facts[0] if facts else None, True
                     break
             self.away, self.seat = away, seat
         self.version = event["version"]
         await self._send_text(text)
+        await self._watch_seated(seated)
 
     async def table_talk(self, event: dict[str, Any]) -> None:
         """A seated player's phrase or emote (``games.services.talk``), sent on as it came."""
@@ -365,10 +369,6 @@ class TableConsumer(LocalizedWebsocketConsumer):
         if event["table"] != self.table_id:
             return
         await self._send({"type": "notice", **event["notice"]})
-
-
-def _table_exists(table_id: int) -> bool:
-    return Table.objects.filter(pk=table_id).exists()
 
 
 async def _heartbeat(

@@ -53,6 +53,7 @@ ERRORS: dict[str, tuple[str, ...]] = {
         N("unsupported message %(type)s"),
         N("'%(name)s' must name a phrase or an emote"),
         N("There is no phrase or emote called %(say)s."),
+        N("'%(name)s' must be a player's name of 1-%(n)d characters"),
     ),
     "too_large": (N("message too large (over %(n)d bytes)"),),
     "read_only": (N("The lobby only sends."),),
@@ -62,6 +63,7 @@ ERRORS: dict[str, tuple[str, ...]] = {
         N("Too many hints: you may ask for %(n)d every %(s)d seconds. Try again in %(wait).1f s."),
         N("Hints are busy right now. Try again in 1 s."),
         N("You are talking too fast: %(n)d phrases or emotes every %(s)d seconds. Try again in %(wait).1f s."),
+        N("Too many invitations: you may send %(n)d a minute."),
     ),
     "too_many_connections": (
         N("You have %(n)d table connections open already: close one (another tab or device) first."),
@@ -75,12 +77,12 @@ ERRORS: dict[str, tuple[str, ...]] = {
     "illegal": (N("That action is sent by the server only."), N("That move is not allowed now.")),
     "not_seated": (
         N("You are not seated at this table."), N("You are not dealt into this hand."),
-        N("Only players seated at this table may talk."),
+        N("Only players seated at this table may talk."), N("Nobody sits in that seat."),
     ),
     "no_hand": (N("No hand is in play at this table."), N("No hand is in play for you at this table.")),
     "table_full": (N("This table is full."), N("That seat is taken.")),
     "already_seated": (N("You are already seated at this table."),),
-    "in_hand": (N("You can top up between hands."),),
+    "in_hand": (N("You can top up between hands."), N("You can remove a player between hands.")),
     "closed": (N("This table is closed."),),
     "leaving": (N("You are leaving this table."),),
     "banned": (N("This account is banned."),),
@@ -88,6 +90,22 @@ ERRORS: dict[str, tuple[str, ...]] = {
     "self_excluded": (N("You have excluded yourself from play until %(until)s."), STOP_MESSAGES["self_excluded"]),
     "cooling_off": (N("You are taking a break from play until %(until)s."), STOP_MESSAGES["cooling_off"]),
     "logged_out": (STOP_MESSAGES["logged_out"],),
+    # private rooms (docs/RULES.md "Private rooms")
+    "room_private": (N("This room is private: enter its code or ask for an invitation."),),
+    "not_room": (N("This table is not a private room."),),
+    "not_owner": (N("Only the room's owner may do that."),),
+    "room_few_players": (N("%(n)d players must be seated and playing to start."),),
+    "not_allowed": (
+        N("To give up your own seat, use Leave table."),
+        N("Only the room's owner and its seated players may invite."),
+        N("Only the owner may invite back a player they removed."),
+    ),
+    "no_player": (N("No player has that name."),),
+    "no_room": (N("No open room has this code."),),
+    "room_removed": (N("The owner removed you from this room."),),
+    "invite_refused": (N("That player is in this room already."), N("That player cannot be invited.")),
+    "no_level": (N("There is no such stake level."),),
+    "too_many_rooms": (N("You have %(n)d rooms open already: close one first."),),
     "loss_limit": (
         N("This would take your losses of the last 24 hours past your daily limit of %(limit)s coins "
           "(%(left)s left)."),

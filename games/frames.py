@@ -19,7 +19,7 @@ from games.adapters import engine
 from games.models import Hand
 from games.presence import SeatKey, presence_online
 from games.services.sql import FRAME_SEATS
-from games.table_facts import leave_part, set_part, waiting_part
+from games.table_facts import leave_part, room_part, set_part, waiting_part
 from tables.models import Table
 
 PROTOCOL_VERSION = 1
@@ -100,6 +100,7 @@ def _base(table: Table, seats: list[SeatRow]) -> dict[str, Any]:
         "closed": table.status != Table.Status.OPEN,
         "waiting": waiting_part(table, seats, table.current_hand),
         "set": set_part(table, table.current_hand),
+        "room": room_part(table),
     }
 
 

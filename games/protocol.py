@@ -34,6 +34,8 @@ MAX_SEAT = 99
 MAX_MOVE_TYPE = 32
 #: A saying of table talk is named by an id of at most this many characters.
 MAX_SAY = 32
+#: A player's name, as a room invitation names the invitee (accounts: display names of 40).
+MAX_NAME = 40
 
 #: type -> (needs an "id", required fields with their kinds, optional fields with their kinds)
 MESSAGES: dict[str, tuple[bool, dict[str, str], dict[str, str]]] = {
@@ -46,6 +48,11 @@ MESSAGES: dict[str, tuple[bool, dict[str, str], dict[str, str]]] = {
     "leave": (False, {}, {}),
     "hint": (False, {}, {}),
     "talk": (False, {"say": "say"}, {}),
+    # a private room's owner (docs/RULES.md "Private rooms"); an invitation also by a seated player
+    "room_start": (False, {}, {}),
+    "room_remove": (False, {"seat": "seat"}, {}),
+    "room_close": (False, {}, {}),
+    "room_invite": (False, {"name": "name"}, {}),
 }
 
 
@@ -148,6 +155,11 @@ def _check_kind(name: str, value: Any, kind: str, client_id: str | None) -> None
         )
     if kind == "seat" and not (whole and 0 <= value <= MAX_SEAT):
         raise BadMessage(_("'%(name)s' must be a seat number") % {"name": name}, client_id=client_id)
+    if kind == "name" and not (isinstance(value, str) and 0 < len(value.strip()) <= MAX_NAME):
+        raise BadMessage(
+            _("'%(name)s' must be a player's name of 1-%(n)d characters") % {"name": name, "n": MAX_NAME},
+            client_id=client_id,
+        )
 
 
 def _client_id(raw: dict[str, Any]) -> str | None:

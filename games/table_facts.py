@@ -38,13 +38,16 @@ def _dealt_next(table: Table, seat: SeatLike) -> bool:
 def waiting_part(table: Table, seats: Sequence[SeatLike], hand: Hand | None) -> dict[str, Any] | None:
     """What the table waits for while no hand is in play, or None during a hand:
     ``{"reason": "players", "ready", "min", "need", "sitting_out"}`` (too few players may be
-    dealt in), ``{"reason": "closed"}`` or ``{"reason": "next_hand"}`` (the deal is due)."""
+    dealt in), ``{"reason": "room_start", "ready", "min"}`` (a private room its owner has not
+    started), ``{"reason": "closed"}`` or ``{"reason": "next_hand"}`` (the deal is due)."""
     if hand is not None and hand.status == Hand.Status.ACTIVE:
         return None
     if table.status != Table.Status.OPEN:
         return {"reason": "closed"}
     low, _high = player_limits(table.stake_level)
     ready = sum(1 for s in seats if _dealt_next(table, s))
+    if table.is_room and table.room_started_at is None:  # docs/RULES.md "Private rooms"
+        return {"reason": "room_start", "ready": ready, "min": low}
     if ready < low:
         out = sum(1 for s in seats if s.status in (Seat.Status.SITTING_OUT, Seat.Status.AWAY))
         return {"reason": "players", "ready": ready, "min": low, "need": low - ready, "sitting_out": out}
@@ -67,3 +70,11 @@ def leave_part(table: Table, hand: Hand | None, user_id: int | None) -> dict[str
         return None
     state = hand.state if hand is not None and hand.status == Hand.Status.ACTIVE else None
     return leave_terms(table.stake_level, table.carry, state, user_id)
+
+
+def room_part(table: Table) -> dict[str, Any] | None:
+    """A private room's code, owner and whether it has started (docs/RULES.md "Private rooms");
+    None at a public table. Only the room's pass holders ever get its frames."""
+    if not table.is_room:
+        return None
+    return {"code": table.room_code, "owner": table.room_owner_id, "started": table.room_started_at is not None}

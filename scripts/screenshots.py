@@ -39,9 +39,12 @@ SHOTS = {  # artifacts/<name>.png -> docs/screenshots/<name>.png
     "replay-1280-en-compare": "replay-en",
     "signup-wallet-en-phone": "phone-signup-wallet-en",
     "play-short-zh-hans-phone": "phone-play-short-zh",
+    **{f"room-{step}-{size}": f"room-{step}-{size}" for step in ("1-open", "2-room", "3-code", "4-start", "5-hand")
+       for size in ("phone", "desktop")},
 }
 TESTS = ["test_phone_layout.py", "test_thirteen_table.py", "test_trio_table.py", "test_samgong_table.py",
-         "test_lobby.py", "test_showdown_feel.py", "test_rules_and_waiting.py", "test_replay.py", "test_welcome.py"]
+         "test_lobby.py", "test_showdown_feel.py", "test_rules_and_waiting.py", "test_replay.py", "test_welcome.py",
+         "test_rooms.py"]
 
 
 def main() -> int:

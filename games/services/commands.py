@@ -16,11 +16,12 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.protocol import Message
-from games.services import hands, seating
+from games.services import hands, rooms, seating
 from games.services.errors import PlayError
 from games.services.requests import request_earlier_reply, request_fingerprint, request_record
 from games.services.retry import with_retries
 from kernel.errors import AppError
+from tables.rooms import room_invite, user_by_shown_name
 
 #: Requests with an effect: an id is spent by the first of them that takes effect.
 EFFECTS = frozenset({"action", "join", "top_up", "sit_out", "leave"})
@@ -80,4 +81,23 @@ def _dispatch(table_id: int, user: User, message: Message) -> dict[str, Any]:
         return {"status": seat.status}
     if message.type == "leave":
         return {"left": seating.seat_leave(table_id=table_id, user=user)}
+    if message.type.startswith("room_"):
+        return _room(table_id, user, message)
+    raise PlayError(_("unsupported message %(type)s") % {"type": repr(message.type)}, code="bad_message")
+
+
+def _room(table_id: int, user: User, message: Message) -> dict[str, Any]:
+    """A private room's requests (docs/RULES.md "Private rooms")."""
+    if message.type == "room_start":
+        return rooms.room_start(table_id=table_id, user=user)
+    if message.type == "room_remove":
+        return rooms.room_remove(table_id=table_id, user=user, seat_index=message.data["seat"])
+    if message.type == "room_close":
+        return rooms.room_close(table_id=table_id, user=user)
+    if message.type == "room_invite":
+        invitee = user_by_shown_name(name=message.data["name"])
+        if invitee is None:
+            raise PlayError(_("No player has that name."), code="no_player")
+        room_invite(room_id=table_id, inviter=user, invitee=invitee)
+        return {"invited": invitee.shown_name}
     raise PlayError(_("unsupported message %(type)s") % {"type": repr(message.type)}, code="bad_message")

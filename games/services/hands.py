@@ -141,6 +141,8 @@ def hand_start_if_ready(*, table_id: int, hands_played: int | None = None) -> Ha
         return None
     if table.status != Table.Status.OPEN or hand_active_locked(change) is not None:  # the latest hand is current
         return None
+    if table.is_room and table.room_started_at is None:  # a room deals once its owner starts it
+        return None
     level = table.stake_level
     locked = seats_locked_with_money(change)
     if seats_barred_remove(change, locked):  # banned, self-excluded or cooling off: never dealt in

@@ -32,6 +32,7 @@ from games.services.store import (
 )
 from responsible.services import stake_check
 from tables.models import Seat, Table
+from tables.rooms import room_allowed
 from wallet import selectors as wallet_selectors
 from wallet import services as wallet
 
@@ -64,6 +65,8 @@ def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_i
     table = change.table
     if table.status != Table.Status.OPEN:
         raise PlayError(_("This table is closed."), code="closed")
+    if table.is_room and not room_allowed(table=table, user_id=user.pk):
+        raise PlayError(_("This room is private: enter its code or ask for an invitation."), code="room_private")
     _active_check(user)
     seats = seats_locked(change)
     if any(s.user_id == user.pk for s in seats):
@@ -181,8 +184,9 @@ class TableClosing:
 
 
 @transaction.atomic
-def table_close(*, table_id: int, actor: User, reason: str) -> TableClosing:
-    """Close a table for good (staff): nobody joins or tops up, and no hand is dealt again.
+def table_close(*, table_id: int, actor: User | None, reason: str) -> TableClosing:
+    """Close a table for good (staff, a room's owner, or the sweeper for an empty room: ``actor``
+    None): nobody joins or tops up, and no hand is dealt again.
 
     1. Lock the table and mark it closed, by whom and why (closing it again keeps the first
        closing and only cashes out what is idle).

@@ -2,7 +2,8 @@
 an outage it extends the deadlines that passed while we were down), runs the liveness watchdog
 (``games.services.watchdog``: overdue phases, missed deals, stuck hands, lost broadcasts), marks
 seats whose heartbeats stopped, stands up seats sitting out for GAMES_AWAY_STAND_UP_AFTER
-(``games.services.away``), and forgets spent request ids."""
+(``games.services.away``), closes private rooms empty for ROOMS_CLOSE_EMPTY_AFTER
+(``games.services.rooms``), and forgets spent request ids."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from games.services.change import TableChange
 from games.services.hands import hand_advance
 from games.services.presence import seat_disconnected, seat_reconnect
 from games.services.requests import client_requests_prune
+from games.services.rooms import rooms_sweep
 from games.services.store import SWEEPER_CLOCK, hand_locked_with_table
 from tables.models import Seat
 
@@ -48,6 +50,7 @@ def hands_sweep(now: datetime | None = None) -> dict[str, Any]:
         "rebroadcast": watchdog.watch_broadcasts,
         "disconnected": lambda: _mark_absent(now),
         "stood_up": lambda: seats_away_sweep(now),
+        "rooms_closed": lambda: rooms_sweep(now),
         "ids_forgotten": lambda: client_requests_prune(now=now),
     }
     for name, step in steps.items():

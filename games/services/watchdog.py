@@ -119,6 +119,7 @@ def watch_deals(now: datetime) -> int:
     last_finished = Hand.objects.filter(table=OuterRef("pk")).order_by("-number").values("finished_at")[:1]
     idle = (
         Table.objects.filter(status=Table.Status.OPEN)
+        .exclude(room_code__isnull=False, room_started_at__isnull=True)  # a room waits for its owner's start
         .exclude(hands__status=Hand.Status.ACTIVE)
         .annotate(
             # a trio leaver is dealt in (auto-played) until its set ends

@@ -19,7 +19,6 @@ from django.views.generic import TemplateView
 
 from accounts.requests import AuthenticatedHttpRequest
 from friends import services
-from friends.errors import FriendRefused
 from friends.selectors import (
     block_list,
     friend_list,
@@ -27,6 +26,7 @@ from friends.selectors import (
     friend_requests_outgoing,
     viewer_table,
 )
+from kernel.errors import AppError
 
 
 def _back(request: AuthenticatedHttpRequest) -> str:
@@ -73,7 +73,7 @@ def _action(run: Callable[[AuthenticatedHttpRequest, dict[str, Any]], str]) -> t
         def post(self, request: AuthenticatedHttpRequest, **kwargs: Any) -> HttpResponse:
             try:
                 done = run(request, kwargs)
-            except FriendRefused as refusal:
+            except AppError as refusal:  # the friends list's refusals and a room invitation's
                 messages.error(request, refusal.localized())
             else:
                 messages.success(request, done)

@@ -22,6 +22,7 @@ from operations.closing import day_bounds
 from operations.figures import HANDS, HOUSE_KIND, LEVEL_LINE, Figure, figures_between
 from operations.models import DayClosed, DayFigure
 from tables.models import Seat, StakeLevel, Table
+from tables.rooms import rooms_open_count
 from wallet.models import Account, AccountKind, House, LedgerTransaction, TransactionKind
 
 PERIODS = (7, 30, 90)
@@ -57,6 +58,7 @@ class Dashboard:
     hands_per_hour: list[tuple[dt.datetime, int]] = field(default_factory=list)  # the last 24 hours, each
     stored_days: int = 0  # days of the window read from stored figures
     tables_live: int = 0
+    rooms_open: int = 0  # private rooms open (docs/RULES.md "Private rooms")
     players_seated: int = 0
     in_wallets: int = 0
     in_escrow: int = 0
@@ -178,6 +180,7 @@ def dashboard(*, days: int = 7, now: dt.datetime | None = None) -> Dashboard:
         players=Count("user", distinct=True), tables=Count("table", distinct=True)
     )
     board.tables_live, board.players_seated = int(live["tables"]), int(live["players"])
+    board.rooms_open = rooms_open_count()
     balances = dict(Account.objects.values_list("kind").annotate(total=Sum("balance")).order_by())
     board.in_wallets = int(balances.get(AccountKind.WALLET) or 0)
     board.in_escrow = int(balances.get(AccountKind.TABLE) or 0)

@@ -27,7 +27,7 @@ from games.services.seating import TableClosing
 from operations.models import StaffAction
 from operations.services import table_close_recorded
 from operations.trail import staff_act
-from tables.models import Seat, StakeLevel, Table
+from tables.models import RoomPass, Seat, StakeLevel, Table
 from tables.selectors import table_deletable
 from wallet.money import format_coins
 
@@ -101,14 +101,43 @@ def closing_message(table: Table, closing: TableClosing) -> str:
     return text
 
 
+class RoomFilter(admin.SimpleListFilter):
+    """Private rooms (docs/RULES.md "Private rooms") apart from the public tables."""
+
+    title = gettext_lazy("private room")
+    parameter_name = "room"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("yes", gettext_lazy("Private rooms")), ("no", gettext_lazy("Public tables"))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Table]) -> QuerySet[Table]:
+        if self.value() == "yes":
+            return queryset.filter(room_code__isnull=False)
+        if self.value() == "no":
+            return queryset.filter(room_code__isnull=True)
+        return queryset
+
+
+class RoomPassInline(admin.TabularInline[RoomPass, Table]):
+    model = RoomPass
+    fk_name = "table"
+    extra = 0
+    readonly_fields = ("user", "via", "invited_by", "created_at", "removed_at", "seen_at")
+    can_delete = False
+    verbose_name_plural = gettext_lazy("room passes (who may watch and sit)")
+
+    def has_add_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
+        return False  # passes come from the room's code and invitations
+
+
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin[Table]):
-    list_display = ("name", "stake_level", "status", "hands_played", "created_at")
-    list_filter = ("status", "stake_level__game")
-    search_fields = ("name",)
+    list_display = ("name", "stake_level", "status", "room_code", "room_owner", "hands_played", "created_at")
+    list_filter = ("status", RoomFilter, "stake_level__game")
+    search_fields = ("name", "room_code", "room_owner__username", "room_owner__display_name")
     readonly_fields = ("status", "closed_at", "closed_by", "close_reason", "carry", "hands_played", "version",
-                       "created_at")
-    inlines = [SeatInline]
+                       "created_at", "room_code", "room_owner", "room_started_at")
+    inlines = [SeatInline, RoomPassInline]
     actions = ["close_tables"]
 
     # --- closing -------------------------------------------------------------------------

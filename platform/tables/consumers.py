@@ -74,6 +74,9 @@ class LobbyConsumer(LocalizedWebsocketConsumer):
     async def friend_invite(self, event: dict[str, Any]) -> None:
         """A friend invites this player to their table (``friends.invitations``)."""
         await self.send(text_data=json.dumps(invite_frame(event)))
+    async def room_invite(self, event: dict[str, Any]) -> None:
+        """An invitation to a private room (``tables.rooms.room_invite``), sent to the user's group."""
+        await self.send(text_data=json.dumps({"type": "invite", "invite": event["invite"]}))
 
     async def account_stop(self, event: dict[str, Any]) -> None:
         """The player may no longer play (``accounts.sockets``): told why; after a log-out the

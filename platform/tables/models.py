@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.registry import games
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 
 def game_choices() -> list[tuple[str, Any]]:
@@ -92,11 +95,44 @@ class Table(models.Model):
         verbose_name=_("closed by"),
     )
     close_reason = models.CharField(_("reason for closing"), max_length=200, blank=True, default="")
+    #: A private room (docs/RULES.md "Private rooms"): its code, unique among open rooms; null at
+    #: a public table. Only the owner, players invited by name and those who entered the code may
+    #: watch or sit (``tables.rooms``).
+    room_code = models.CharField(  # noqa: DJ001 - null: a public table; "" would collide in the unique index
+        _("room code"), max_length=8, null=True, blank=True, editable=False,
+    )
+    room_owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="rooms_owned",
+        verbose_name=_("room owner"), editable=False,
+    )
+    #: When the owner pressed Start: a room deals no hand before it.
+    room_started_at = models.DateTimeField(_("room started at"), null=True, blank=True, editable=False)
+    #: Since when the sweeper has found the room without a seat; it closes the room
+    #: ROOMS_CLOSE_EMPTY_AFTER seconds later.
+    room_empty_since = models.DateTimeField(null=True, blank=True, editable=False)
+    room_guests: models.ManyToManyField[User, RoomPass] = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="RoomPass", through_fields=("table", "user"), related_name="rooms_allowed",
+        blank=True, verbose_name=_("room guests"),
+    )
 
     class Meta:
         ordering = ("stake_level", "id")
         verbose_name = _("table")
         verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["room_code"], condition=models.Q(status="open"), name="table_room_code_unique_open",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(room_code__isnull=True, room_owner__isnull=True)
+                | models.Q(room_code__isnull=False, room_owner__isnull=False),
+                name="table_room_code_with_owner",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(room_started_at__isnull=True) | models.Q(room_code__isnull=False),
+                name="table_room_started_only_rooms",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -104,6 +140,11 @@ class Table(models.Model):
     @property
     def game(self) -> str:
         return self.stake_level.game
+
+    @property
+    def is_room(self) -> bool:
+        """A private room (a table with a room code)."""
+        return self.room_code is not None
 
     @property
     def wallet_ref(self) -> str:
@@ -143,3 +184,40 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} #{self.index}: {self.user}"
+
+
+class RoomPass(models.Model):
+    """Who may watch and sit in a private room besides its owner: a player who entered its code,
+    or one invited by name (docs/RULES.md "Private rooms"). Written by ``tables.rooms`` only."""
+
+    class Via(models.TextChoices):
+        OWNER = "owner", _("owner")
+        CODE = "code", _("room code")
+        INVITE = "invite", _("invitation")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="room_passes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="room_passes")
+    via = models.CharField(_("how"), max_length=10, choices=Via.choices)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("invited by"),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    #: The owner removed the player: the code no longer lets them in (an invitation does again).
+    removed_at = models.DateTimeField(_("removed at"), null=True, blank=True)
+    #: An invitation's lobby notice is shown until the invitee opens the room.
+    seen_at = models.DateTimeField(_("seen at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("room pass")
+        verbose_name_plural = _("room passes")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="room_pass_unique_user"),
+            models.CheckConstraint(condition=models.Q(via__in=["owner", "code", "invite"]), name="room_pass_via_known"),
+            models.CheckConstraint(
+                condition=models.Q(invited_by__isnull=True) | models.Q(via="invite"), name="room_pass_inviter_invites",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.user} ({self.via})"

@@ -17,7 +17,10 @@ def stake_level_list(*, game: str | None = None) -> QuerySet[StakeLevel]:
 
 
 def table_list_open(*, game: str | None = None, mode: str | None = None) -> QuerySet[Table]:
-    tables = Table.objects.filter(status=Table.Status.OPEN, stake_level__active=True).select_related("stake_level")
+    """The open public tables (private rooms are listed nowhere: docs/RULES.md "Private rooms")."""
+    tables = Table.objects.filter(
+        status=Table.Status.OPEN, stake_level__active=True, room_code__isnull=True,
+    ).select_related("stake_level")
     if game:
         tables = tables.filter(stake_level__game=game)
     if mode is not None:
@@ -26,8 +29,10 @@ def table_list_open(*, game: str | None = None, mode: str | None = None) -> Quer
 
 
 def table_list_by_ids(table_ids: Collection[int]) -> QuerySet[Table]:
-    """These tables, open or closed, ready for :func:`table_summary`, by id."""
-    return _with_seats(Table.objects.filter(pk__in=table_ids).select_related("stake_level").order_by("pk"))
+    """These tables, open or closed, ready for :func:`table_summary`, by id; private rooms left
+    out (the lobby lists none)."""
+    tables = Table.objects.filter(pk__in=table_ids, room_code__isnull=True)
+    return _with_seats(tables.select_related("stake_level").order_by("pk"))
 
 
 def _with_seats(tables: QuerySet[Table]) -> QuerySet[Table]:

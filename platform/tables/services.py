@@ -25,7 +25,8 @@ def table_find_or_create_free(*, level: StakeLevel) -> Table:
     levels do not wait for each other."""
     locked = StakeLevel.objects.select_for_update().get(pk=level.pk)
     table = (
-        Table.objects.filter(stake_level=locked, status=Table.Status.OPEN, stake_level__active=True)
+        Table.objects.filter(stake_level=locked, status=Table.Status.OPEN, stake_level__active=True,
+                             room_code__isnull=True)  # never a private room
         .annotate(
             players=Count("seat_set"),
             present=Count("seat_set", filter=Q(

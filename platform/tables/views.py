@@ -14,14 +14,17 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import TemplateView
 
 from accounts.requests import AuthenticatedHttpRequest
 from games.adapters import player_limits
 from games.engine.registry import engine_for, game_codes
-from tables import ui_rules, ui_showdown, ui_strings
+from tables import ui_rooms, ui_rules, ui_showdown, ui_strings
 from tables.models import Seat, StakeLevel, Table
+from tables.room_views import room_link, room_refused
+from tables.rooms import room_allowed, room_invitations, room_seen
 from tables.rules_panel import rules_panel
 from tables.selectors import stake_level_list, table_list_open, table_summary
 from tables.services import table_find_or_create_free
@@ -67,8 +70,12 @@ class LobbyView(TemplateView):
             "ws": "/ws/lobby/",
             "table_url": reverse("table", args=[0]),
             "wallet": _wallet_balance(self.request),
+            "invites": _invitations(self.request),
         }
-        context["strings"] = ui_strings.strings(ui_strings.COMMON, ui_strings.game_strings(), ui_rules.LOBBY_PLAYERS)
+        context["room_levels"] = list(stake_level_list())
+        context["strings"] = ui_strings.strings(
+            ui_strings.COMMON, ui_strings.game_strings(), ui_rules.LOBBY_PLAYERS, ui_rooms.LOBBY_ROOMS
+        )
         return context
 
 
@@ -81,6 +88,13 @@ class TableView(TemplateView):
 
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         self.table = get_object_or_404(Table.objects.select_related("stake_level"), pk=kwargs["table_id"])
+        if self.table.is_room:  # docs/RULES.md "Private rooms": only its pass holders watch or sit
+            if not request.user.is_authenticated:
+                return redirect(f"{reverse('login')}?next={request.path}")
+            if not room_allowed(table=self.table, user_id=request.user.pk):
+                return room_refused(request, str(_("This room is private: enter its code or ask for an invitation.")),
+                                    status=403)
+            room_seen(table=self.table, user=request.user)
         return super().get(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
@@ -97,7 +111,7 @@ class TableView(TemplateView):
             "closed": table.status != Table.Status.OPEN,
             "game": level.game,
             "mode": level.mode,
-            "ws": f"/ws/tables/{table.pk}/",
+            "ws": f"/ws/tables/{table.pk}/?watchers=1",  # with the count of watchers (docs/PROTOCOL.md)
             "user": user.pk if user.is_authenticated else None,
             "wallet": _wallet_balance(self.request),
             "min_buy_in": level.min_buy_in,
@@ -108,9 +122,11 @@ class TableView(TemplateView):
             "rules": panel["figures"],
             "wallet_url": reverse("wallet:wallet"),
             "away_minutes": max(1, settings.GAMES_AWAY_STAND_UP_AFTER // 60),  # an away seat stands up
+            "room_link": room_link(self.request, table) if table.is_room else None,
         }
         context["strings"] = ui_strings.strings(
-            ui_strings.COMMON, ui_strings.game_strings(), ui_strings.TABLE, ui_showdown.SHOWDOWN, ui_rules.RULES
+            ui_strings.COMMON, ui_strings.game_strings(), ui_strings.TABLE, ui_showdown.SHOWDOWN, ui_rules.RULES,
+            ui_rooms.ROOM,
         )
         return context
 
@@ -143,7 +159,15 @@ class TablePlayView(LoginRequiredMixin, View):
                       {"level": level, "balance": balance, "affordable": list(affordable)})
 
 
+def _invitations(request: HttpRequest) -> list[dict[str, Any]]:
+    """The signed-in player's invitations to open rooms, each with the address that lets them in."""
+    if not request.user.is_authenticated:
+        return []
+    return [{**i.as_dict(), "url": reverse("table", args=[i.table_id])} for i in room_invitations(user=request.user)]
+
+
 def _seated_at(request: AuthenticatedHttpRequest, level: StakeLevel) -> int | None:
-    """The open table at ``level`` the player sits at, if any."""
-    return (Seat.objects.filter(user=request.user, table__stake_level=level, table__status=Table.Status.OPEN)
+    """The open public table at ``level`` the player sits at, if any (a room is no "Play" pick)."""
+    return (Seat.objects.filter(user=request.user, table__stake_level=level, table__status=Table.Status.OPEN,
+                                table__room_code__isnull=True)
             .values_list("table_id", flat=True).first())

@@ -59,7 +59,7 @@
     return Date.now().toString(36) + Math.random().toString(36).slice(2);
   }
 
-  var REFUSED = { 4401: true, 4404: true, 4429: true };
+  var REFUSED = { 4401: true, 4403: true, 4404: true, 4429: true }; // 4403: a private room, no pass
   /* The error codes that say the player may no longer play (docs/PROTOCOL.md "Stopping play"). */
   var STOPS = { banned: true, logged_out: true, self_excluded: true, cooling_off: true };
 

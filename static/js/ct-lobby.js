@@ -23,6 +23,7 @@
           status: function (status) { self.status = status; },
           lobby: function (m) { self.tables = m.tables; },
           error: function (m) { if (CT.STOPS[m.code]) self.stopped = m.message; },
+          invite: function (m) { document.dispatchEvent(new CustomEvent("ct-invite", { detail: m.invite })); },
           tables: function (m) { m.tables.forEach(function (table) { self.upsert(table); }); },
           friend_invite: function (m) { document.dispatchEvent(new CustomEvent("ct:friend-invite", { detail: m })); }
         });

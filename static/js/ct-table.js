@@ -35,6 +35,7 @@
           state: function (frame) { self.onState(frame); },
           notice: function (m) { self.onNotice(m); },
           removed: function (m) { self.onNotice(m); },
+          watchers: function (m) { self.watchers = m.count; }, // ct-room.js
           error: function (m) { self.showError(m); }
         });
         this.talkWatch(this.socket);
@@ -230,8 +231,9 @@
   }
 
   /* The shared table with its rules, waits, set and leave confirmation (ct-rules.js), its talk
-   * (ct-talk.js) and its connection strength (ct-link.js). */
+   * (ct-talk.js), its connection strength (ct-link.js), and rooms and watchers (ct-room.js). */
   root.CT.tableCore = function (config) {
-    return CT.mix(tableCore(config), CT.rulesPart(config), CT.talkPart(config), CT.linkPart(config));
+    return CT.mix(tableCore(config), CT.rulesPart(config), CT.talkPart(config), CT.linkPart(config),
+                  CT.roomPart(config));
   };
 })(window);

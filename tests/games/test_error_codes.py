@@ -23,11 +23,12 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)")
 #: Where the messages of error frames are raised or sent.
 SOURCES = [
     "games/consumers.py", "games/protocol.py", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "games/services").glob("*.py")),
-    "platform/tables/consumers.py", "platform/responsible/services.py",
+    "platform/tables/consumers.py", "platform/tables/rooms.py", "platform/responsible/services.py",
 ]
 #: Error classes of those files and the code each carries unless given one.
 CLASSES = {"PlayError": "refused", "TableFull": "table_full", "NotSeated": "not_seated", "NoActiveHand": "no_hand",
-           "RateLimited": "rate_limited", "TalkRefused": "bad_message", "TalkTooFast": "rate_limited", "LimitRefused": "loss_limit", "BadMessage": "bad_message"}
+           "RateLimited": "rate_limited", "TalkRefused": "bad_message", "TalkTooFast": "rate_limited",
+           "LimitRefused": "loss_limit", "BadMessage": "bad_message", "RoomError": "room_refused"}
 MESSAGES = [(code, msgid) for code, msgids in ERRORS.items() for msgid in msgids]
 
 

@@ -14,7 +14,8 @@ from games.engine.registry import games
 from games.services import hands as hands_service
 from operations import selectors, services
 from operations.closing import day_figures_close_due
-from tests.factories import ensure_stake_levels
+from tables.models import StakeLevel, Table
+from tests.factories import ensure_stake_levels, funded_user
 from tests.operations.every_game import NOW, TODAY, YESTERDAY, Ledger, expected_from_ledger, ledger_of_every_game
 
 pytestmark = pytest.mark.django_db
@@ -132,3 +133,15 @@ def test_the_dashboard_counts_the_daily_bonuses_the_bank_paid() -> None:
     wallet.wallet_grant(user=users[0], amount=5, idempotency_key="g", actor=None)
     money = {(house, kind): coins for house, kind, coins in selectors.dashboard(days=7).house_money}
     assert money[("issuance", "daily_bonus")] == -3_003 and money[("issuance", "grant")] == -5
+def test_the_dashboard_counts_the_open_private_rooms() -> None:
+    from tables.rooms import room_open
+
+    ensure_stake_levels()
+    level = StakeLevel.objects.filter(game="thirteen").order_by("unit").first()
+    assert level is not None
+    owner = funded_user("room-owner", 100)
+    rooms = [room_open(owner=owner, level_id=level.pk) for _ in range(2)]
+    Table.objects.create(stake_level=level, name="public")
+    assert selectors.dashboard().rooms_open == 2
+    Table.objects.filter(pk=rooms[0].pk).update(status=Table.Status.CLOSED)
+    assert selectors.dashboard().rooms_open == 1

@@ -132,3 +132,20 @@ def test_staff_without_the_change_permission_cannot_close_a_table(client: Client
     assert client.post(reverse("admin:tables_table_close", args=[table.pk]), {"reason": "x"}).status_code == 403
     table.refresh_from_db()
     assert table.status == Table.Status.OPEN
+
+
+def test_staff_find_the_private_rooms_with_their_passes_in_admin(boss: Client) -> None:
+    from tables.rooms import room_enter, room_open
+
+    public = table_at("thirteen")
+    owner, guest = funded_user(f"owner{next(_names)}", START), funded_user(f"guest{next(_names)}", START)
+    room = room_open(owner=owner, level_id=public.stake_level_id)
+    room_enter(code=str(room.room_code), user=guest)
+    listed = boss.get(reverse("admin:tables_table_changelist"), {"room": "yes"})
+    assert listed.status_code == 200
+    assert [t.pk for t in listed.context["cl"].result_list] == [room.pk]
+    public_only = boss.get(reverse("admin:tables_table_changelist"), {"room": "no"})
+    assert room.pk not in [t.pk for t in public_only.context["cl"].result_list]
+    page = boss.get(reverse("admin:tables_table_change", args=[room.pk]))
+    assert page.status_code == 200 and str(room.room_code) in page.content.decode()
+    assert guest.username in page.content.decode()

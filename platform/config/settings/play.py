@@ -17,6 +17,11 @@ GAMES_PRESENCE_TIMEOUT = env.int("GAMES_PRESENCE_TIMEOUT", default=20)  # heartb
 GAMES_PING_EVERY = env.float("GAMES_PING_EVERY", default=5.0)
 # a seat sitting out (or away) this long is stood up, its table money back in the wallet
 GAMES_AWAY_STAND_UP_AFTER = env.int("GAMES_AWAY_STAND_UP_AFTER", default=300)
+# Private rooms (docs/RULES.md "Private rooms"): a room without a seat this long closes itself
+# (the sweeper), and a player may own this many open rooms at once.
+ROOMS_CLOSE_EMPTY_AFTER = env.int("ROOMS_CLOSE_EMPTY_AFTER", default=600)
+ROOMS_PER_OWNER = env.int("ROOMS_PER_OWNER", default=3)
+ROOMS_INVITES_PER_MINUTE = env.int("ROOMS_INVITES_PER_MINUTE", default=10)  # a player's invitations
 GAMES_OUTAGE_AFTER = env.int("GAMES_OUTAGE_AFTER", default=20)  # sweeper silent this long = outage
 # The watchdog acts on a phase, deal or broadcast this late (games/services/watchdog.py).
 GAMES_SWEEP_GRACE = env.float("GAMES_SWEEP_GRACE", default=2.0)

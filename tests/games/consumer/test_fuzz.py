@@ -25,7 +25,7 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
-FIELDS = ["type", "id", "action", "buy_in", "amount", "out", "seat", "front", "bets", "say"]
+FIELDS = ["type", "id", "action", "buy_in", "amount", "out", "seat", "front", "bets", "say", "name"]
 scalars = (
     st.none() | st.booleans() | st.floats(allow_nan=True, allow_infinity=True)
     | st.integers(min_value=-(10**30), max_value=10**30) | st.text(max_size=20)
