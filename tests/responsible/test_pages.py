@@ -88,7 +88,7 @@ def test_staff_see_limits_and_history_in_admin_but_cannot_change_them(client: Cl
     client.force_login(admin)
     change = reverse("admin:responsible_playlimits_change", args=[user.pk])
     page = client.get(change)
-    assert page.status_code == 200 and "20000" in page.content.decode()
+    assert page.status_code == 200 and "200.00" in page.content.decode()  # the limit, in coins
     assert client.post(change, {"daily_loss_limit": 1}).status_code == 403
     history = client.get(reverse("admin:responsible_limitchange_changelist"))
     assert history.status_code == 200 and LimitChange.objects.filter(user=user).count() == 2
