@@ -8,14 +8,14 @@
   /* The felt's grid cell [row, column] of each other seat, clockwise from yours (ct-layout.css):
    * rows top 1, middle 2, bottom 3; columns left 1, middle 2–4, right 5. A narrow screen puts
    * them above the middle, a wide one at its sides; yours is at the bottom, the middle is free. */
-  var ME = [3, 3];
+  var MID = "2 / 5", ME = [3, MID];
   var NARROW = {
-    2: [[1, 3]], 3: [[1, 1], [1, 5]], 4: [[2, 1], [1, 3], [2, 5]],
-    5: [[2, 1], [1, 1], [1, 5], [2, 5]], 6: [[2, 1], [1, 1], [1, 3], [1, 5], [2, 5]]
+    2: [[1, MID]], 3: [[1, 1], [1, 5]], 4: [[2, 1], [1, MID], [2, 5]],
+    5: [[2, 1], [1, 1], [1, 5], [2, 5]], 6: [[2, 1], [1, 1], [1, MID], [1, 5], [2, 5]]
   };
   var WIDE = {
-    2: [[1, 3]], 3: [[2, 1], [2, 5]], 4: [[2, 1], [1, 3], [2, 5]],
-    5: [[3, 1], [1, 1], [1, 5], [3, 5]], 6: [[3, 1], [1, 1], [1, 3], [1, 5], [3, 5]]
+    2: [[1, MID]], 3: [[2, 1], [2, 5]], 4: [[2, 1], [1, MID], [2, 5]],
+    5: [[3, 1], [1, 1], [1, 5], [3, 5]], 6: [[3, 1], [1, 1], [1, MID], [1, 5], [3, 5]]
   };
 
   function tableCore(config) {
