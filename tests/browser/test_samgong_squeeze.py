@@ -51,6 +51,7 @@ def test_dragging_the_last_card_aside_peeks_at_it_and_reduced_motion_shows_it_pl
     page.mouse.down()
     page.mouse.move(x + 6, y - box["height"] * 0.3, steps=4)  # a short drag: the back follows
     assert back.evaluate("(e) => getComputedStyle(e).transform") != "none"
+    alice.shot("samgong-squeeze-portrait")
     page.mouse.up()
     expect(back).to_be_visible()  # and settles back
     expect(page.locator("[data-testid=my-hand]")).to_be_hidden()
