@@ -46,7 +46,7 @@ SHOTS = {  # artifacts/<name>.png -> docs/screenshots/<name>.png
     "layout-samgong-banker_bid-act-desktop": "after-2-banker-desktop",
     "layout-samgong-all_compare-result-desktop": "after-2-samgong-results-desktop",
     "layout-thirteen-arrange-portrait": "after-3-arrange-portrait",
-    "layout-samgong-house-result-portrait": "after-4-house-portrait",
+    "samgong-house-bets-portrait": "after-4-house-portrait",
     "layout-samgong-house-act-landscape": "after-4-house-landscape",
     "layout-samgong-pairwise-act-landscape": "phone-samgong-seats-landscape",
     "samgong-squeeze-portrait": "phone-samgong-squeeze",

@@ -19,7 +19,7 @@ from games.services.hands import hand_act, hand_start_if_ready
 from games.services.seating import seat_join
 from tests.browser.conftest import call
 from tests.browser.helpers import is_foul, text, wait_showdown
-from tests.browser.layout import LONG_NAMES, PHONES, SIZES, WIDE_NAMES, at_every_size, no_toasts, worst_case
+from tests.browser.layout import LONG_NAMES, PHONES, WIDE_NAMES, at_every_size, no_toasts, worst_case
 from tests.factories import funded_user, hand_play_out
 
 pytestmark = pytest.mark.browser
@@ -225,5 +225,5 @@ def test_a_house_result_names_each_bet_and_whether_it_won_in_every_language(play
     expect(line.locator("[data-spot=player]")).to_contain_text(text("spot_player", "zh-hans"))
     expect(line.locator("[data-spot=player]")).to_contain_text(player_word)
     expect(line.locator("[data-spot=tie]")).to_contain_text(tie_word)
-    assert SIZES["portrait"] == (375, 667)
+    me.shot("samgong-house-bets-portrait")
     assert not me.errors
