@@ -41,10 +41,21 @@ SHOTS = {  # artifacts/<name>.png -> docs/screenshots/<name>.png
     "play-short-zh-hans-phone": "phone-play-short-zh",
     **{f"room-{step}-{size}": f"room-{step}-{size}" for step in ("1-open", "2-room", "3-code", "4-start", "5-hand")
        for size in ("phone", "desktop")},
+    "layout-thirteen-banners-reduce-portrait": "after-1-banners-portrait",
+    "layout-thirteen-banners-worst-reduce-landscape": "after-1-banners-landscape",
+    "layout-trio-jackpot-desktop": "after-1-jackpot-desktop",
+    "layout-thirteen-arrange-desktop": "after-2-arrange-desktop",
+    "layout-samgong-banker_bid-act-desktop": "after-2-banker-desktop",
+    "layout-samgong-all_compare-result-desktop": "after-2-samgong-results-desktop",
+    "layout-thirteen-arrange-portrait": "after-3-arrange-portrait",
+    "samgong-house-bets-portrait": "after-4-house-portrait",
+    "layout-samgong-house-act-landscape": "after-4-house-landscape",
+    "layout-samgong-pairwise-act-landscape": "phone-samgong-seats-landscape",
+    "samgong-squeeze-portrait": "phone-samgong-squeeze",
 }
 TESTS = ["test_phone_layout.py", "test_thirteen_table.py", "test_trio_table.py", "test_samgong_table.py",
          "test_lobby.py", "test_showdown_feel.py", "test_rules_and_waiting.py", "test_replay.py", "test_welcome.py",
-         "test_rooms.py"]
+         "test_table_layout.py", "test_samgong_squeeze.py", "test_rooms.py"]
 
 
 def main() -> int:

@@ -19,4 +19,9 @@ SHOWDOWN: dict[str, Promise] = {
     "sound_mute": _("Mute sounds"),
     "sound_on": _("Sounds on"),
     "sound_off": _("Sounds off"),
+    "squeeze_help": _("Drag the card aside to peek at it"),
+    "squeeze_label": _("Your last card, face down: drag it aside or tap to turn it over"),
+    "bet_won": _("won"),
+    "bet_lost": _("lost"),
+    "bet_push": _("pushed"),
 }

@@ -147,10 +147,21 @@
         var v = this.view;
         return v && v.offer !== null && v.offer !== undefined ? this.playerName(v.offer) : "";
       },
-      betsLabel: function (bets) {
-        return Object.keys(bets).filter(function (k) { return bets[k]; }).map(function (k) {
-          return t("spot_" + k) + " " + CT.money(bets[k]);
-        }).join(" · ") || t("no_bet");
+      /* A house seat's bets, each with whether it won, lost or was pushed (docs/RULES.md
+       * "house": 閒贏 and 閒輸 push on a tie; 三公 bets on the 閒 hand being one; the side bet
+       * wins when the 閒 hand is a 3-card poker hand). */
+      betMarks: function (bets) {
+        var r = this.view && this.view.result;
+        if (!r || !bets) return [];
+        var outcome = { player: r.outcome === "player" ? "won" : r.outcome === "tie" ? "push" : "lost",
+          banker: r.outcome === "banker" ? "won" : r.outcome === "tie" ? "push" : "lost",
+          tie: r.outcome === "tie" ? "won" : "lost",
+          sangong: r.player_hand && r.player_hand.indexOf("point_") !== 0 ? "won" : "lost",
+          side: r.side ? "won" : "lost" };
+        return SPOTS.filter(function (k) { return bets[k]; }).map(function (k) {
+          return { spot: k, outcome: outcome[k],
+            text: t("spot_" + k) + " " + CT.money(bets[k]) + " " + t("bet_" + outcome[k]) };
+        });
       }
     };
   }
@@ -160,7 +171,7 @@
   document.addEventListener("alpine:init", function () {
     root.Alpine.data("table", function () {
       var config = CT.readJson("ct-config");
-      return CT.mix(CT.tableCore(config), samgongPart(config), CT.showdownPart(config, 1));
+      return CT.mix(CT.tableCore(config), samgongPart(config), CT.showdownPart(config, 1), CT.squeezePart());
     });
   });
 })(window);

@@ -5,6 +5,18 @@
   "use strict";
   var t = CT.t;
   var ROLE_KEYS = { "頭": "role_head", "對": "role_opposite", "尾": "role_tail" };
+  /* The felt's grid cell [row, column] of each other seat, clockwise from yours (ct-layout.css):
+   * rows top 1, middle 2, bottom 3; columns left 1, middle 2–4, right 5. A narrow screen puts
+   * them above the middle, a wide one at its sides; yours is at the bottom, the middle is free. */
+  var MID = "2 / 5", ME = [3, MID];
+  var NARROW = {
+    2: [[1, MID]], 3: [[1, 1], [1, 5]], 4: [[2, 1], [1, MID], [2, 5]],
+    5: [[2, 1], [1, 1], [1, 5], [2, 5]], 6: [[2, 1], [1, 1], [1, MID], [1, 5], [2, 5]]
+  };
+  var WIDE = {
+    2: [[1, MID]], 3: [[2, 1], [2, 5]], 4: [[2, 1], [1, MID], [2, 5]],
+    5: [[3, 1], [1, 1], [1, 5], [3, 5]], 6: [[3, 1], [1, 1], [1, MID], [1, 5], [3, 5]]
+  };
 
   function tableCore(config) {
     return {
@@ -91,10 +103,10 @@
         var slots = [];
         for (var k = 0; k < n; k++) {
           var index = (bottom + k) % n;
-          var angle = (90 + k * 360 / n) * Math.PI / 180;
+          var narrow = k ? NARROW[n][k - 1] : ME, wide = k ? WIDE[n][k - 1] : ME;
           slots.push({
             index: index, seat: bySeat[index] || null, hand: this.handIndexOf(index),
-            style: "left:" + (50 + 44 * Math.cos(angle)).toFixed(1) + "%;top:" + (50 + 40 * Math.sin(angle)).toFixed(1) + "%"
+            style: "--row:" + narrow[0] + ";--col:" + narrow[1] + ";--wrow:" + wide[0] + ";--wcol:" + wide[1]
           });
         }
         return slots;

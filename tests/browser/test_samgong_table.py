@@ -33,6 +33,8 @@ def test_an_all_compare_hand_with_bets_reveals_and_results(player, make_table):
     for multiplier, p in zip((1, 3, 5), players, strict=True):
         p.page.click(f"[data-testid=bet-{multiplier}]")
     for p in players:
+        if p is not players[1]:  # the last card lies face down until squeezed (auto-reveal shows it)
+            p.page.click("[data-testid=squeeze-back]")
         p.page.wait_for_selector("[data-testid=my-hand]", state="visible")
         cards = Hand.objects.get(pk=hand.pk).state["cards"][hand.seat_of(p.user.pk)]
         name = hand_name(evaluate(cards, "classic"), "classic")
