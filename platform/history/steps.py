@@ -62,6 +62,8 @@ def _move(body: Mapping[str, Any], seat: int | None, action: Mapping[str, Any]) 
             return {"what": _("placed bets"), "bets": {message(terms.get(k, k)): v for k, v in bets.items()},
                     "detail": "" if bets else _("No bet")}
         return {"what": _("bet"), "detail": f"×{action.get('multiplier', s.get('bet'))}"}
+    if kind == "disconnect" and action.get("leave") is True:
+        return {"what": _("left the table")}  # by choice: no connection was lost
     if kind == "reveal":
         return {"what": _("revealed"), "cards": list(s.get("cards") or [])}
     simple = {"bid": _("bid for the bank"), "pass": _("passed"), "accept": _("took the bank"),
