@@ -120,8 +120,11 @@ def _compare(body: Mapping[str, Any], comparison: Comparison) -> dict[str, Any]:
 
 
 def _coins(body: Mapping[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """The seats' coins, then the commission once and the house's other lines (the record's
+    ``house_lines`` hold the commission too)."""
+    lines = {name: amount for name, amount in (body.get("house_lines") or {}).items() if name != "commission"}
     return {"kind": "coins", "title": _("Coins"), "at": body["hand"].get("finished_at"), "seats": seats,
-            "commission": body["result"].get("commission", 0), "house_lines": body.get("house_lines") or {}}
+            "commission": body["result"].get("commission", 0), "house_lines": lines}
 
 
 def replay_steps(body: Mapping[str, Any], seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
