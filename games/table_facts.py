@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from django.conf import settings
+
 from games.adapters import leave_terms, player_limits, set_progress, set_running
 from games.models import Hand
 from tables.models import Seat, Table
@@ -38,7 +40,8 @@ def _dealt_next(table: Table, seat: SeatLike) -> bool:
 def waiting_part(table: Table, seats: Sequence[SeatLike], hand: Hand | None) -> dict[str, Any] | None:
     """What the table waits for while no hand is in play, or None during a hand:
     ``{"reason": "players", "ready", "min", "need", "sitting_out"}`` (too few players may be
-    dealt in), ``{"reason": "closed"}`` or ``{"reason": "next_hand"}`` (the deal is due)."""
+    dealt in), ``{"reason": "closed"}`` or ``{"reason": "next_hand", "at"}`` (the deal is due:
+    ``at``, after a hand, is when its showdown pause ends, epoch seconds)."""
     if hand is not None and hand.status == Hand.Status.ACTIVE:
         return None
     if table.status != Table.Status.OPEN:
@@ -52,6 +55,8 @@ def waiting_part(table: Table, seats: Sequence[SeatLike], hand: Hand | None) -> 
     bound = all(set_running(table.stake_level.game, table.carry, s.user_id) for s in dealt)
     if not bound and sum(1 for s in dealt if not s.disconnected) < min(2, low):
         return {"reason": "connected"}  # docs/RULES.md "Away players": two connected players deal
+    if hand is not None and hand.finished_at is not None:
+        return {"reason": "next_hand", "at": hand.finished_at.timestamp() + settings.GAMES_NEXT_HAND_DELAY}
     return {"reason": "next_hand"}
 
 

@@ -45,6 +45,7 @@ TABLE: dict[str, Promise] = {
     "hand_voided": _("Hand voided: every stake returned"),
     "waiting_players": _("Waiting for players…"),
     "next_hand": _("Next hand soon…"),
+    "next_hand_in": _("Next hand in {s} s"),
     "hand_no": _("Hand #{n}"),
     "seconds_left": _("{s} s"),
     "extended": _("Extended +30 s"),

@@ -56,7 +56,10 @@
         var mine = this.mine;
         return !!mine && (trio ? mine.arranged : mine.submitted);
       },
-      get arranging() { return this.active && this.phase === "arrange" && this.dealtIn && !this.submitted && !!this.mine && !!this.mine.cards; },
+      get arranging() {
+        return this.active && this.phase === "arrange" && this.dealtIn && !this.submitted && !!this.mine && !!this.mine.cards &&
+          !this.leftHand;
+      },
       submittedRows: function () {
         var mine = this.mine;
         if (!mine) return null;
