@@ -15,6 +15,10 @@ from accounts.models import Footprint, LoginThrottle, User, user_name_key
 from accounts.selectors import accounts_linked
 from accounts.services import login_throttle_reset
 
+#: The admin is headed by the site's own name, in the staff member's language.
+admin.site.site_header = _("Card Tables administration")
+admin.site.site_title = _("Card Tables administration")
+
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):

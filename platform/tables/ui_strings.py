@@ -49,6 +49,7 @@ TABLE: dict[str, Promise] = {
     "hand_no": _("Hand #{n}"),
     "seconds_left": _("{s} s"),
     "extended": _("Extended +30 s"),
+    "timed_out": _("Your time ran out: the server played for you."),
     "time_left": _("Time left"),
     "spectating": _("You are watching this table."),
     "not_dealt": _("You are not dealt into this hand; you play from the next one."),

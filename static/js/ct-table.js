@@ -49,6 +49,7 @@
         this.frame = frame;
         if (this.onFrame) this.onFrame(previous, frame.hand);
         if (this.onShowdown) this.onShowdown(before, frame); // ct-showdown.js
+        if (this.onTurn) this.onTurn(); // ct-turn.js
       },
       get hand() { return this.frame ? this.frame.hand : null; },
       get view() { return this.hand ? this.hand.view : null; },
@@ -159,7 +160,10 @@
           throw error;
         });
       },
-      act: function (action) { return this.request({ type: "action", action: action }); },
+      act: function (action) {
+        if (this.noteMove) this.noteMove();
+        return this.request({ type: "action", action: action });
+      },
 
       join: function (seat) {
         var amount = CT.parseCoins(this.buyIn);
@@ -225,6 +229,7 @@
     };
   }
 
-  /* The shared table with its rules, waits, set and leave confirmation (ct-rules.js). */
-  root.CT.tableCore = function (config) { return CT.mix(tableCore(config), CT.rulesPart(config)); };
+  /* The shared table with its rules, waits, set and leave confirmation (ct-rules.js) and the
+   * note of a turn the server played (ct-turn.js). */
+  root.CT.tableCore = function (config) { return CT.mix(tableCore(config), CT.rulesPart(config), CT.turnPart()); };
 })(window);

@@ -7,7 +7,20 @@
   var ROWS = ["front", "middle", "back"];
   var SIZE = { front: 3, middle: 5, back: 5 };
 
-  function storageKey(handId) { return "ct-board-" + handId; }
+  /* The rows being placed live in localStorage, keyed by table and hand, so closing the tab (or
+   * the browser) mid-arrangement keeps them; they are removed once the hand is no longer in play. */
+  var PREFIX = "ct-board-";
+  function storageKey(table, handId) { return PREFIX + table + "-" + handId; }
+  function store() { try { return root.localStorage; } catch (e) { return null; } }  // private mode
+  function forgetBoards(table, keep) {
+    var s = store();
+    if (!s) return;
+    var mine = PREFIX + table + "-";
+    for (var i = s.length - 1; i >= 0; i--) {
+      var key = s.key(i);
+      if (key && key.indexOf(mine) === 0 && key !== keep) s.removeItem(key);
+    }
+  }
 
   function thirteenPart(config) {
     var trio = config.game === "thirteen_trio";
@@ -31,6 +44,7 @@
         if (hand.status === "active" && mine && mine.cards && hand.id !== this.boardHand) {
           this.loadBoard(hand.id, mine.cards);
         }
+        if (hand.status !== "active" || !this.dealtIn) forgetBoards(config.table, null);
       },
       loadBoard: function (handId, cards) {
         this.boardHand = handId;
@@ -38,7 +52,9 @@
         this.hints = [];
         this.hintIndex = -1;
         var saved = null;
-        try { saved = JSON.parse(root.sessionStorage.getItem(storageKey(handId)) || "null"); } catch (e) { saved = null; }
+        forgetBoards(config.table, storageKey(config.table, handId));  // an earlier hand's rows
+        var s = store();
+        try { saved = s ? JSON.parse(s.getItem(storageKey(config.table, handId)) || "null") : null; } catch (e) { saved = null; }
         var all = cards.slice().sort(E.byRank).join();
         if (saved && saved.hand.concat(saved.front, saved.middle, saved.back).sort(E.byRank).join() === all) {
           this.board = saved;
@@ -48,7 +64,8 @@
         this.sortHand();
       },
       saveBoard: function () {
-        try { root.sessionStorage.setItem(storageKey(this.boardHand), JSON.stringify(this.board)); } catch (e) { /* private mode */ }
+        var s = store();
+        try { if (s) s.setItem(storageKey(config.table, this.boardHand), JSON.stringify(this.board)); } catch (e) { /* full, or private mode */ }
       },
 
       /* --- my seat ---------------------------------------------------------------------- */

@@ -71,7 +71,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our static files, not a CDN
     "channels",
-    "axes",
+    "accounts.axes_app.LoginAttemptsConfig",  # django-axes, its admin heading translated
     "accounts",
     "wallet",
     "tables",
