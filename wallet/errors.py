@@ -34,7 +34,9 @@ class WalletError(AppError):
 class InsufficientFunds(WalletError):
     code = "insufficient_funds"
     template = gettext_noop("Not enough coins: your wallet holds %(balance)s, this needs %(needs)s.")
-    table_template = gettext_noop("Not enough table money at table %(table)s: it holds %(balance)s, this needs %(needs)s.")
+    table_template = gettext_noop(
+        "Not enough table money at table %(table)s: it holds %(balance)s, this needs %(needs)s."
+    )
 
     def __init__(self, *, balance: int, needs: int, table_ref: str = "") -> None:
         if table_ref:

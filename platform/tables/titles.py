@@ -13,8 +13,8 @@ from games.engine.registry import engine_for
 from tables.models import StakeLevel, Table
 from wallet.money import format_coins
 
-#: A stake level's unit by the game's ``stake_word``.
-STAKE_WORDS = {"unit": gettext_noop("Unit %(coins)s"), "base": gettext_noop("Base %(coins)s")}  # as the table page heads
+#: A stake level's unit by the game's ``stake_word``, capitalised as the table page heads it.
+STAKE_WORDS = {"unit": gettext_noop("Unit %(coins)s"), "base": gettext_noop("Base %(coins)s")}
 
 
 def game_label(game: str) -> str:
