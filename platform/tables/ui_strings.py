@@ -188,6 +188,8 @@ TABLE: dict[str, Promise] = {
     "err_server_error": _("Something went wrong on our side; nothing was changed."),
     "err_timeout": _("No answer from the server; please try again."),
     "err_refused": _("Request refused."),
+    "err_too_many_connections": _("Too many table connections open: close one (another tab or device) first."),
+    "err_duplicate_id": _("That request was sent already."),
     "err_amount": _("Enter an amount in coins, e.g. 30 or 12.50."),
     # 三公
     "bid": _("Bid for the bank"),

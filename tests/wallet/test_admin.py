@@ -73,7 +73,7 @@ def test_admin_adjust_takes_coins_back_and_refuses_an_overdraw(admin_client: Cli
     assert wallet_balance(user=lin) == 600
     refused = admin_client.post(url, {**base, "amount": "-7.00", "idempotency_key": "adm-2"})
     assert refused.status_code == 200
-    assert refused.context["form"].non_field_errors() == ["余额不足：余额 6.00，需要 7.00"]  # the admin's language
+    assert refused.context["form"].non_field_errors() == ["余额不足：您的钱包有 6.00，需要 7.00。"]  # the admin's language
     assert wallet_balance(user=lin) == 600
 
 
