@@ -124,8 +124,8 @@ ERRORS: dict[str, tuple[str, ...]] = {
 PARAMETERS: dict[str, object] = {
     "n": 6, "s": 10, "wait": 2.5, "max": 10**12, "line": 1, "column": 7, "value": "NaN",
     "name": "buy_in", "type": "'join'", "types": "ping, sync, action, join", "until": "2026-12-31 12:00",
-    "limit": "500.00", "left": "120.00", "balance": "10.00", "needs": "150.00", "amount": "10.00",
-    "minimum": "150.00", "table": "3", "key": "buyin:3:7:a1", "field": "amount", "total": "0.50",
+    "limit": "5,000.00", "left": "120.00", "balance": "3,004.00", "needs": "99,999.00", "amount": "10.00",
+    "minimum": "1,500.00", "table": "3", "key": "buyin:3:7:a1", "field": "amount", "total": "0.50",
     "transaction": 42, "reason": "0", "say": "'shout'",
 }
 #: Latin words a Chinese message may keep: the protocol's own names and values (what a client

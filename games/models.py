@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -42,6 +43,8 @@ class Hand(models.Model):
 
     class Meta:
         ordering = ("-id",)
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
         indexes = [
             # The house dashboard joins the ledger's commission entries to their hands.
             models.Index(fields=["ledger_transaction_id"], name="hand_ledger_transaction",
@@ -55,7 +58,7 @@ class Hand(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} hand {self.number}"
+        return gettext("%(table)s · hand %(number)s") % {"table": self.table, "number": self.number}
 
     def seat_of(self, user_id: int) -> int | None:
         for index, player in enumerate(self.players):
@@ -80,6 +83,8 @@ class HandAction(models.Model):
 
     class Meta:
         ordering = ("hand", "seq")
+        verbose_name = _("hand action")
+        verbose_name_plural = _("hand actions")
         constraints = [
             models.UniqueConstraint(fields=["hand", "seq"], name="hand_action_unique_seq"),
             models.UniqueConstraint(

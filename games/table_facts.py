@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from django.conf import settings
+
 from games.adapters import leave_terms, player_limits, set_progress, set_running
 from games.models import Hand
 from tables.models import Seat, Table
@@ -39,7 +41,8 @@ def waiting_part(table: Table, seats: Sequence[SeatLike], hand: Hand | None) -> 
     """What the table waits for while no hand is in play, or None during a hand:
     ``{"reason": "players", "ready", "min", "need", "sitting_out"}`` (too few players may be
     dealt in), ``{"reason": "room_start", "ready", "min"}`` (a private room its owner has not
-    started), ``{"reason": "closed"}`` or ``{"reason": "next_hand"}`` (the deal is due)."""
+    started), ``{"reason": "closed"}`` or ``{"reason": "next_hand", "at"}`` (the deal is due:
+    ``at``, after a hand, is when its showdown pause ends, epoch seconds)."""
     if hand is not None and hand.status == Hand.Status.ACTIVE:
         return None
     if table.status != Table.Status.OPEN:
@@ -55,6 +58,8 @@ def waiting_part(table: Table, seats: Sequence[SeatLike], hand: Hand | None) -> 
     bound = all(set_running(table.stake_level.game, table.carry, s.user_id) for s in dealt)
     if not bound and sum(1 for s in dealt if not s.disconnected) < min(2, low):
         return {"reason": "connected"}  # docs/RULES.md "Away players": two connected players deal
+    if hand is not None and hand.finished_at is not None:
+        return {"reason": "next_hand", "at": hand.finished_at.timestamp() + settings.GAMES_NEXT_HAND_DELAY}
     return {"reason": "next_hand"}
 
 

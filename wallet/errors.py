@@ -1,7 +1,8 @@
 """Wallet errors, with messages a player can read.
 
 ``str(error)`` is English (logs, tests); :meth:`WalletError.localized` is the same message in the
-active language. Amounts in messages are coins with two decimals. Each class has a stable
+active language: one sentence, which a page shows as it is. Amounts in messages are coins with
+two decimals and thousands grouped, as the pages show coins (``5,000.00``). Each class has a stable
 ``code`` for clients (docs/PROTOCOL.md): ``insufficient_funds``, ``below_minimum_buy_in``, else
 ``wallet_refused``.
 """
@@ -32,21 +33,24 @@ class WalletError(AppError):
 
 class InsufficientFunds(WalletError):
     code = "insufficient_funds"
-    template = gettext_noop("insufficient funds: balance %(balance)s, needs %(needs)s")
-    table_template = gettext_noop("insufficient funds: table money %(balance)s at table %(table)s, needs %(needs)s")
+    template = gettext_noop("Not enough coins: your wallet holds %(balance)s, this needs %(needs)s.")
+    table_template = gettext_noop(
+        "Not enough table money at table %(table)s: it holds %(balance)s, this needs %(needs)s."
+    )
 
     def __init__(self, *, balance: int, needs: int, table_ref: str = "") -> None:
         if table_ref:
             self.template = self.table_template
-        super().__init__(balance=format_coins(balance), needs=format_coins(needs), table=table_ref)
+        super().__init__(balance=format_coins(balance, grouping=True), needs=format_coins(needs, grouping=True),
+                         table=table_ref.rpartition(":")[2] or table_ref)  # ``table:3`` → 3
 
 
 class BelowMinimumBuyIn(WalletError):
     code = "below_minimum_buy_in"
-    template = gettext_noop("the buy-in of %(amount)s is below this table's minimum of %(minimum)s")
+    template = gettext_noop("The buy-in of %(amount)s is below this table's minimum of %(minimum)s.")
 
     def __init__(self, *, amount: int, minimum: int) -> None:
-        super().__init__(amount=format_coins(amount), minimum=format_coins(minimum))
+        super().__init__(amount=format_coins(amount, grouping=True), minimum=format_coins(minimum, grouping=True))
 
 
 class IdempotencyConflict(WalletError):

@@ -25,7 +25,8 @@ def hand_player_left(*, change: TableChange, user: User, leaving: bool = False) 
         return
     if leaving and user.pk not in hand.leavers:
         hand.leavers = [*hand.leavers, user.pk]
-    if _engine_presence(change, hand, user, {"type": "disconnect"}):
+    action: dict[str, Any] = {"type": "disconnect", "leave": True} if leaving else {"type": "disconnect"}
+    if _engine_presence(change, hand, user, action):
         return  # the engine's advance has ended such a phase, and saved the hand
     if not hand_leavers_check(change, hand) and leaving:
         hand_save(change, hand, ("leavers",))

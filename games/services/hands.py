@@ -223,7 +223,9 @@ def _sync_presence(change: TableChange, hand: Hand, seats: list[Seat]) -> None:
     for index, seat in enumerate(seats):
         away = not hand.state["seats"][index].get("connected", True)
         if away != seat.disconnected:
-            action = {"type": "disconnect" if seat.disconnected else "reconnect"}
+            action: dict[str, Any] = {"type": "disconnect" if seat.disconnected else "reconnect"}
+            if seat.disconnected and seat.status == Seat.Status.LEAVING:
+                action["leave"] = True  # left between two games of the set: charged in this one
             hand.state, _events = engine(hand.game).apply(hand.state, index, action, now=time.time())
             action_log(change, hand, seat=index, user=seat.user, action=action, client_id=None, auto=True)
     hand_save(change, hand, ("state", "action_count"))

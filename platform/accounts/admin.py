@@ -17,6 +17,10 @@ from accounts.services import login_throttle_reset
 from operations.models import StaffAction
 from operations.trail import staff_act
 
+#: The admin is headed by the site's own name, in the staff member's language.
+admin.site.site_header = _("Card Tables administration")
+admin.site.site_title = _("Card Tables administration")
+
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):

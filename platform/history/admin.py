@@ -13,9 +13,11 @@ from django.http import HttpRequest, StreamingHttpResponse
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
+from games.engine.registry import engine_for, games
 from history.exports.budget import ExportRefused
 from history.exports.stream import export_lines, export_response
 from history.models import HandRecord
@@ -62,10 +64,24 @@ def _export(fmt: str, label: StrOrPromise) -> ExportAction:
     return action
 
 
+class GameFilter(admin.SimpleListFilter):
+    """The records of one game, each named as the players call it (the registry's labels)."""
+
+    title = _("game")
+    parameter_name = "game"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(engine.name, gettext(engine.label)) for engine in games()]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[HandRecord]) -> QuerySet[HandRecord]:
+        return queryset.filter(game=self.value()) if self.value() else queryset
+
+
 @admin.register(HandRecord)
 class HandRecordAdmin(admin.ModelAdmin[HandRecord]):
-    list_display = ("hand_id_shown", "finished_at", "game", "stake_level", "table", "number", "chain_seq", "short_hash")
-    list_filter = ("game", "stake_level")
+    list_display = ("hand_id_shown", "finished_at", "game_label", "stake_level", "table", "number", "chain_seq",
+                    "short_hash")
+    list_filter = (GameFilter, "stake_level")
     list_select_related = ("stake_level", "table")
     date_hierarchy = "finished_at"
     search_fields = ("=hash", "=hand__id", "seats__user__username")
@@ -81,6 +97,10 @@ class HandRecordAdmin(admin.ModelAdmin[HandRecord]):
     @admin.display(description=_("hand id"), ordering="hand_id")
     def hand_id_shown(self, obj: HandRecord) -> int:
         return obj.hand_id
+
+    @admin.display(description=_("game"), ordering="game")
+    def game_label(self, obj: HandRecord) -> str:
+        return gettext(engine_for(obj.game).label)
 
     @admin.display(description=_("hash"))
     def short_hash(self, obj: HandRecord) -> str:

@@ -16,7 +16,10 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from games.engine.registry import engine_for
 
 
 class ImmutableRecord(Exception):
@@ -84,7 +87,7 @@ class HandRecord(AppendOnlyModel):
 
     def __str__(self) -> str:
         """The hand by its public hand id (the hand's own id; docs/HAND_HISTORY.md)."""
-        return f"hand {self.hand_id} ({self.game})"
+        return gettext("Hand %(id)s (%(game)s)") % {"id": self.hand_id, "game": gettext(engine_for(self.game).label)}
 
     @property
     def body(self) -> dict[str, Any]:

@@ -62,6 +62,8 @@ def _move(body: Mapping[str, Any], seat: int | None, action: Mapping[str, Any]) 
             return {"what": _("placed bets"), "bets": {message(terms.get(k, k)): v for k, v in bets.items()},
                     "detail": "" if bets else _("No bet")}
         return {"what": _("bet"), "detail": f"×{action.get('multiplier', s.get('bet'))}"}
+    if kind == "disconnect" and action.get("leave") is True:
+        return {"what": _("left the table")}  # by choice: no connection was lost
     if kind == "reveal":
         return {"what": _("revealed"), "cards": list(s.get("cards") or [])}
     simple = {"bid": _("bid for the bank"), "pass": _("passed"), "accept": _("took the bank"),
@@ -118,8 +120,11 @@ def _compare(body: Mapping[str, Any], comparison: Comparison) -> dict[str, Any]:
 
 
 def _coins(body: Mapping[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """The seats' coins, then the commission once and the house's other lines (the record's
+    ``house_lines`` hold the commission too)."""
+    lines = {name: amount for name, amount in (body.get("house_lines") or {}).items() if name != "commission"}
     return {"kind": "coins", "title": _("Coins"), "at": body["hand"].get("finished_at"), "seats": seats,
-            "commission": body["result"].get("commission", 0), "house_lines": body.get("house_lines") or {}}
+            "commission": body["result"].get("commission", 0), "house_lines": lines}
 
 
 def replay_steps(body: Mapping[str, Any], seats: list[dict[str, Any]]) -> list[dict[str, Any]]:

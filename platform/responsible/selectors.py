@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db.models import Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from responsible.models import LimitChange, PendingChange, PlayLimits, Setting
@@ -98,4 +100,21 @@ def player_barred(*, user: User, now: datetime) -> str | None:
         return "self_excluded"
     if limits.cooling_until is not None and limits.cooling_until > now:
         return "cooling_off"
+    return None
+
+
+def play_refusal(*, user: User, now: datetime) -> str | None:
+    """Why the player may not sit down at ``now``, as one sentence in the active language (the
+    same the table's buy-in refusal says), or None when they may: what the lobby's Play answers
+    at once, before a table is picked. Reads the user and its limits fresh."""
+    fresh = User.objects.select_related("play_limits").get(pk=user.pk)
+    reason = player_barred(user=fresh, now=now)
+    if reason == "banned":
+        return _("This account is banned.")
+    if reason == "self_excluded":
+        until = timezone.localtime(fresh.play_limits.excluded_until).strftime("%Y-%m-%d %H:%M")
+        return _("You have excluded yourself from play until %(until)s.") % {"until": until}
+    if reason == "cooling_off":
+        until = timezone.localtime(fresh.play_limits.cooling_until).strftime("%Y-%m-%d %H:%M")
+        return _("You are taking a break from play until %(until)s.") % {"until": until}
     return None

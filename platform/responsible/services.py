@@ -18,6 +18,7 @@ from accounts.models import User
 from responsible.errors import LimitRefused, SettingRefused
 from responsible.models import LimitChange, PendingChange, PlayLimits, Setting
 from responsible.selectors import DAY, WEEK, table_loss
+from wallet.money import format_coins
 
 RAISE_DELAY = timedelta(hours=24)
 EXCLUSION_PERIODS = {"1d": timedelta(days=1), "7d": timedelta(days=7), "30d": timedelta(days=30),
@@ -166,4 +167,4 @@ def stake_check(*, user: User, amount: int) -> None:
 
 
 def _coins(minor: int) -> str:
-    return f"{minor // 100}.{minor % 100:02d}"
+    return format_coins(minor, grouping=True)  # as the pages write coins

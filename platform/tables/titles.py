@@ -1,6 +1,6 @@
 """What players call a stake level and a table, in the active language: the game's and the
 mode's translated labels and the stake ("三公 · 通比 · 底注 1.00", "Sam Gong (三公) · All compare
-(通比) · base 1.00"), never a mode's code. The ``name`` fields stay for staff (admin); pages,
+(通比) · Base 1.00"), never a mode's code. The ``name`` fields stay for staff (admin); pages,
 history and exports show these titles.
 """
 
@@ -13,8 +13,8 @@ from games.engine.registry import engine_for
 from tables.models import StakeLevel, Table
 from wallet.money import format_coins
 
-#: A stake level's unit by the game's ``stake_word``.
-STAKE_WORDS = {"unit": gettext_noop("unit %(coins)s"), "base": gettext_noop("base %(coins)s")}
+#: A stake level's unit by the game's ``stake_word``, capitalised as the table page heads it.
+STAKE_WORDS = {"unit": gettext_noop("Unit %(coins)s"), "base": gettext_noop("Base %(coins)s")}
 
 
 def game_label(game: str) -> str:

@@ -9,6 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 SHOWDOWN: dict[str, Promise] = {
     "hl_shoot": _("Scoop"),
+    # 十三张's word for winning every row against one hand (its rule text: 大获全胜), which pays the rows only
+    "hl_sweep": _("Clean sweep"),
     "hl_home_run": _("Home run"),
     "hl_natural": _("Natural declared"),
     "hl_jackpot": _("Jackpot"),

@@ -9,11 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import TemplateView
@@ -21,6 +23,7 @@ from django.views.generic import TemplateView
 from accounts.requests import AuthenticatedHttpRequest
 from games.adapters import player_limits
 from games.engine.registry import engine_for, game_codes
+from responsible.selectors import play_refusal
 from tables import ui_rooms, ui_rules, ui_showdown, ui_strings
 from tables.models import Seat, StakeLevel, Table
 from tables.room_views import room_link, room_refused
@@ -135,10 +138,15 @@ class TablePlayView(LoginRequiredMixin, View):
     """"Play" at a stake level: the table the player already sits at there; else, when the
     wallet holds the minimum buy-in, the open table with the most players that has a free seat
     (or a new table when every one is full); else (and on GET) a page that says why not, with the
-    stakes the wallet does cover and how to get more coins: no empty table is opened."""
+    stakes the wallet does cover and how to get more coins: no empty table is opened. A player
+    who may not sit down (banned, self-excluded, cooling off) is told so at once, on the lobby."""
 
     def post(self, request: AuthenticatedHttpRequest, level_id: int) -> HttpResponse:
         level = get_object_or_404(StakeLevel, pk=level_id, active=True)
+        refusal = play_refusal(user=request.user, now=timezone.now())
+        if refusal is not None:  # banned, self-excluded or cooling off: no table is picked
+            messages.error(request, refusal)
+            return redirect(f"{reverse('lobby')}?game={level.game}")
         seated = _seated_at(request, level)
         if seated is not None:
             return redirect("table", table_id=seated)

@@ -225,12 +225,12 @@
     var message = Object.assign({}, payload, { id: id });
     return new Promise(function (resolve, reject) {
       if (!self.send(message)) {
-        reject({ type: "error", code: "timeout", message: "not connected" });
+        reject({ type: "error", code: "timeout", message: "" });  // the page says it in its own words
         return;
       }
       var timer = setTimeout(function () {
         delete self.pending[id];
-        reject({ type: "error", code: "timeout", message: "no answer" });
+        reject({ type: "error", code: "timeout", message: "" });
       }, 10000);
       self.pending[id] = { resolve: resolve, reject: reject, timer: timer };
     });
@@ -241,7 +241,7 @@
     this.pending = {};
     Object.keys(pending).forEach(function (id) {
       clearTimeout(pending[id].timer);
-      pending[id].reject({ type: "error", code: "timeout", message: "connection lost" });
+      pending[id].reject({ type: "error", code: "timeout", message: "" });
     });
   };
 

@@ -32,11 +32,18 @@
         var text = t("waiting_need", { k: w.need, n: w.min });
         return w.sitting_out ? text + " · " + t("waiting_sitting_out", { s: w.sitting_out }) : text;
       },
+      /* "Next hand in 7 s" while the showdown pause runs (`waiting.at`), then "soon". */
+      nextHandLabel: function () {
+        void this.now;  // a tick of the page's clock renders the next second
+        var w = this.frame ? this.frame.waiting : null;
+        var left = w && w.reason === "next_hand" && w.at ? this.socket.secondsLeft(w.at) : null;
+        return left ? t("next_hand_in", { s: left }) : t("next_hand");
+      },
       phaseLabel: function () {
         if (!this.frame) return t("conn_connecting");
         if (!this.hand) {
           var w = this.frame.waiting;
-          return w && w.reason === "next_hand" ? t("next_hand") : t("waiting_players");
+          return w && w.reason === "next_hand" ? this.nextHandLabel() : t("waiting_players");
         }
         if (this.hand.status === "voided") return t("hand_voided");  // the platform voided it
         if (!this.active) return this.phase === "void" ? t("phase_void") : t("phase_settled");
@@ -82,7 +89,9 @@
         var money = this.me ? this.me.table_money : 0;
         this.request({ type: "leave" }).then(function (ack) {
           if (ack.left && self.wallet !== null) self.wallet += money;
-          self.toast(ack.left ? t("left") : self.leavingLabel(), "ok");
+          // one message per leave: a seat left at once is told by the server's `left` notice,
+          // which says where the table money went; a later leave is told now, and by that notice
+          if (!ack.left) self.toast(self.leavingLabel(), "ok");
         }, function () {});
       },
       leavingLabel: function () {

@@ -67,12 +67,12 @@
 
       legal: function (type) {
         var v = this.view;
-        if (!v || !this.active) return null;
+        if (!v || !this.active || this.leftHand) return null;
         return (v.legal_actions || []).find(function (a) { return a.type === type; }) || null;
       },
       multipliers: function () {
         var v = this.view;
-        if (!v || !this.active || v.mode === "house") return [];
+        if (!v || !this.active || this.leftHand || v.mode === "house") return [];
         return (v.legal_actions || []).filter(function (a) { return a.type === "bet"; }).map(function (a) { return a.multiplier; });
       },
       bet: function (x) { this.act({ type: "bet", multiplier: x }).catch(function () {}); },

@@ -145,7 +145,7 @@
       muteLabel: function () { return this.muted ? t("sound_off") : t("sound_on"); },
       get myTurn() {
         var v = this.view;
-        if (!this.active || !this.dealtIn || !v) return false;
+        if (!this.active || !this.dealtIn || !v || this.leftHand) return false;
         return (v.legal_actions || []).length > 0 || this.arranging === true;
       },
       listenForTurn: function (before, prev, hand) {

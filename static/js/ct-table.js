@@ -64,6 +64,7 @@
         this.frame = frame;
         if (this.onFrame) this.onFrame(previous, frame.hand);
         if (this.onShowdown) this.onShowdown(before, frame); // ct-showdown.js
+        if (this.onTurn) this.onTurn(); // ct-turn.js
       },
       get hand() { return this.frame ? this.frame.hand : null; },
       get view() { return this.hand ? this.hand.view : null; },
@@ -81,6 +82,9 @@
         return this.frame ? this.frame.seats.find(function (s) { return s.index === you; }) || null : null;
       },
       get loggedIn() { return config.user !== null; },
+      /* I asked to leave while dealt into the hand in play: the server plays my seat (nobody waits
+       * for a leaver), so the page offers no move and shows no clock of mine. */
+      get leftHand() { var me = this.me; return this.active && this.dealtIn && !!me && me.status === "leaving"; },
 
       /* Hand seat of a table seat in the current hand, or null. */
       handIndexOf: function (tableSeat) {
@@ -138,7 +142,7 @@
       },
       secondsLeft: function () {
         void this.now;
-        return this.view && this.active ? this.socket.secondsLeft(this.view.deadline) : null;
+        return this.view && this.active && !this.leftHand ? this.socket.secondsLeft(this.view.deadline) : null;
       },
       timerPercent: function () {
         var left = this.secondsLeft();
@@ -171,7 +175,10 @@
           throw error;
         });
       },
-      act: function (action) { return this.request({ type: "action", action: action }); },
+      act: function (action) {
+        if (this.noteMove) this.noteMove();
+        return this.request({ type: "action", action: action });
+      },
 
       join: function (seat) {
         var amount = CT.parseCoins(this.buyIn);
@@ -195,21 +202,16 @@
         }, function () {});
       },
       sitOut: function (out) { this.request({ type: "sit_out", out: out }).catch(function () {}); },
-      leave: function () {
-        var self = this;
-        var money = this.me ? this.me.table_money : 0;
-        this.request({ type: "leave" }).then(function (ack) {
-          if (ack.left && self.wallet !== null) self.wallet += money;
-          self.toast(ack.left ? t("left") : t("leave_after"), "ok");
-        }, function () {});
-      },
 
       /* --- messages --------------------------------------------------------------------- */
+      /* One message per refusal: the server's, which is in the player's language and names the
+       * amounts (docs/PROTOCOL.md "Errors"), or, for what the page found itself (no answer,
+       * no connection), the page's own for the code. */
       showError: function (error) {
         if (CT.STOPS[error.code]) this.stopped = error.message;
         var key = "err_" + (error.code || "refused");
-        var text = t(key) === key ? t("err_refused") : t(key);
-        this.toast(text, "error", error.message);
+        var text = error.message || (t(key) === key ? t("err_refused") : t(key));
+        this.toast(text, "error");
       },
       onNotice: function (notice) {
         var key = "notice_" + notice.reason;
@@ -217,10 +219,10 @@
           this.toast(t(key) === key ? t("left") : t(key), notice.reason === "left" ? "ok" : "warn");
         }
       },
-      toast: function (text, kind, detail) {
+      toast: function (text, kind) {
         var self = this;
         var id = CT.uid();
-        this.toasts.push({ id: id, text: text, kind: kind || "info", detail: detail || "" });
+        this.toasts.push({ id: id, text: text, kind: kind || "info" });
         if (this.toasts.length > 4) this.toasts.shift();
         setTimeout(function () { self.dismiss(id); }, kind === "error" ? 8000 : 5000);
       },
@@ -243,9 +245,10 @@
   }
 
   /* The shared table with its rules, waits, set and leave confirmation (ct-rules.js), its talk
-   * (ct-talk.js), its connection strength (ct-link.js), and rooms and watchers (ct-room.js). */
+   * (ct-talk.js), its connection strength (ct-link.js), rooms and watchers (ct-room.js), and the
+   * note of a turn the server played (ct-turn.js). */
   root.CT.tableCore = function (config) {
     return CT.mix(tableCore(config), CT.rulesPart(config), CT.talkPart(config), CT.linkPart(config),
-                  CT.roomPart(config));
+                  CT.roomPart(config), CT.turnPart());
   };
 })(window);

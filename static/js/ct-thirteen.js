@@ -7,7 +7,20 @@
   var ROWS = ["front", "middle", "back"];
   var SIZE = { front: 3, middle: 5, back: 5 };
 
-  function storageKey(handId) { return "ct-board-" + handId; }
+  /* The rows being placed live in localStorage, keyed by table and hand, so closing the tab (or
+   * the browser) mid-arrangement keeps them; they are removed once the hand is no longer in play. */
+  var PREFIX = "ct-board-";
+  function storageKey(table, handId) { return PREFIX + table + "-" + handId; }
+  function store() { try { return root.localStorage; } catch (e) { return null; } }  // private mode
+  function forgetBoards(table, keep) {
+    var s = store();
+    if (!s) return;
+    var mine = PREFIX + table + "-";
+    for (var i = s.length - 1; i >= 0; i--) {
+      var key = s.key(i);
+      if (key && key.indexOf(mine) === 0 && key !== keep) s.removeItem(key);
+    }
+  }
 
   function thirteenPart(config) {
     var trio = config.game === "thirteen_trio";
@@ -20,6 +33,9 @@
       hintIndex: -1,
       trio: trio,
       rowNames: ROWS,
+      /* What winning every row against one hand is called: the trio's 打枪 pays extra; 十三张's
+       * 大获全胜 pays its rows only (docs/RULES.md). */
+      scoopKind: trio ? "shoot" : "sweep",
 
       /* --- frames ----------------------------------------------------------------------- */
       onFrame: function (previous, hand) {
@@ -28,6 +44,7 @@
         if (hand.status === "active" && mine && mine.cards && hand.id !== this.boardHand) {
           this.loadBoard(hand.id, mine.cards);
         }
+        if (hand.status !== "active" || !this.dealtIn) forgetBoards(config.table, null);
       },
       loadBoard: function (handId, cards) {
         this.boardHand = handId;
@@ -35,7 +52,9 @@
         this.hints = [];
         this.hintIndex = -1;
         var saved = null;
-        try { saved = JSON.parse(root.sessionStorage.getItem(storageKey(handId)) || "null"); } catch (e) { saved = null; }
+        forgetBoards(config.table, storageKey(config.table, handId));  // an earlier hand's rows
+        var s = store();
+        try { saved = s ? JSON.parse(s.getItem(storageKey(config.table, handId)) || "null") : null; } catch (e) { saved = null; }
         var all = cards.slice().sort(E.byRank).join();
         if (saved && saved.hand.concat(saved.front, saved.middle, saved.back).sort(E.byRank).join() === all) {
           this.board = saved;
@@ -45,7 +64,8 @@
         this.sortHand();
       },
       saveBoard: function () {
-        try { root.sessionStorage.setItem(storageKey(this.boardHand), JSON.stringify(this.board)); } catch (e) { /* private mode */ }
+        var s = store();
+        try { if (s) s.setItem(storageKey(config.table, this.boardHand), JSON.stringify(this.board)); } catch (e) { /* full, or private mode */ }
       },
 
       /* --- my seat ---------------------------------------------------------------------- */
@@ -53,7 +73,10 @@
         var mine = this.mine;
         return !!mine && (trio ? mine.arranged : mine.submitted);
       },
-      get arranging() { return this.active && this.phase === "arrange" && this.dealtIn && !this.submitted && !!this.mine && !!this.mine.cards; },
+      get arranging() {
+        return this.active && this.phase === "arrange" && this.dealtIn && !this.submitted && !!this.mine && !!this.mine.cards &&
+          !this.leftHand;
+      },
       submittedRows: function () {
         var mine = this.mine;
         if (!mine) return null;
@@ -276,7 +299,8 @@
             scooped: scoops.filter(function (p) { return p[0] === i; }).map(function (p) { return self.playerName(p[1]); }),
             homeRun: self.homeRun() === i,
             specials: trio ? (r.specials || []).filter(function (sp) { return sp.seat === i; }) : [],
-            penalty: trio && r.penalty ? r.penalty.coins[i] : 0
+            penalty: trio && r.penalty ? r.penalty.coins[i] : 0,
+            penaltyLabel: self.penaltyLabel()
           };
         });
       },
@@ -305,37 +329,13 @@
         }
         return null;
       },
-      /* The 打枪 between `me` and `other` in the view's highlights (its units doubled by a trio
-       * home run), or null. */
+      /* The 打枪 (the trio; its units doubled by a home run) or 大获全胜 (十三张) between `me` and
+       * `other` in the view's highlights, or null. */
       shootBetween: function (me, other) {
+        var kind = this.scoopKind;
         return ((this.view && this.view.highlights) || []).find(function (h) {
-          return h.kind === "shoot" && ((h.seat === me && h.from === other) || (h.seat === other && h.from === me));
+          return h.kind === kind && ((h.seat === me && h.from === other) || (h.seat === other && h.from === me));
         }) || null;
-      },
-      /* My comparisons with each other seat: 十三张 row by row, the trio its shoots; a 打枪 says
-       * so, with what it paid. */
-      myPairs: function () {
-        var r = this.view && this.view.result, me = this.handSeat, self = this;
-        if (!r || me === null || me === undefined) return [];
-        if (trio) {
-          return (this.view.highlights || []).filter(function (h) {
-            return h.kind === "shoot" && (h.seat === me || h.from === me);
-          }).map(function (h) {
-            var flip = h.seat === me ? 1 : -1;
-            return { name: self.playerName(flip > 0 ? h.from : h.seat), units: h.units * flip, coins: h.coins * flip,
-              rows: null, kind: "shoot", shoot: true, doubled: h.doubled };
-          });
-        }
-        return (r.pairs || []).filter(function (p) { return p.seats.indexOf(me) >= 0; }).map(function (p) {
-          var flip = p.seats[0] === me ? 1 : -1;
-          var other = p.seats[0] === me ? p.seats[1] : p.seats[0];
-          var shot = self.shootBetween(me, other);
-          return {
-            name: self.playerName(other), units: p.units * flip, coins: (p.coins || 0) * flip,
-            rows: p.rows ? p.rows.map(function (x) { return x * flip; }) : null, kind: p.kind,
-            shoot: !!shot, doubled: !!(shot && shot.doubled)
-          };
-        });
       },
       specialLabel: function (sp) { return t("sp_" + sp.kind) + " · " + t(sp.row); },
       unitsLabel: function (n) { return t(trio ? "dun" : "units", { n: (n > 0 ? "+" : "") + n }); }
@@ -346,7 +346,7 @@
   document.addEventListener("alpine:init", function () {
     root.Alpine.data("table", function () {
       var config = CT.readJson("ct-config");
-      return CT.mix(CT.tableCore(config), thirteenPart(config), CT.showdownPart(config, 3));
+      return CT.mix(CT.tableCore(config), thirteenPart(config), CT.pairsPart(config), CT.showdownPart(config, 3));
     });
   });
 })(window);

@@ -127,12 +127,18 @@ def test_the_rows_show_before_the_stacks_move_and_the_summary_after_them_with_so
     played = alice.page.evaluate(PLAYED)
     assert played.index("deal") < played.index("turn") < played.index("clock") < played.index("win"), played
     assert bob.page.evaluate(PLAYED) == []  # muted: nothing asked for
-    # 十三张's 打枪 is not doubled: the banner and the pair line say what the sweep paid.
+    # 十三张 calls a sweep 大获全胜 (its rule text's word; 打枪 is the trio's, which pays extra): the
+    # banner, the result's badge and the pair line name it so and say what the sweep paid.
     pair = hand.result["pairs"][0]
     paid = abs(pair["coins"])
-    banner = alice.page.locator("[data-testid=highlight][data-kind=shoot]")
+    expect(alice.page.locator("[data-testid=highlight][data-kind=shoot]")).to_have_count(0)
+    banner = alice.page.locator("[data-testid=highlight][data-kind=sweep]")
+    expect(banner.locator(".highlight-title")).to_have_text(text("hl_sweep", "zh-hans"))
     expect(banner).to_contain_text(text("hl_collects_from", "zh-hans", name="阿丽", x=money(paid), **{"from": "Bob"}))
+    expect(alice.page.locator("[data-testid=scoops]:visible")).to_have_text(text("sweeps", "zh-hans", names="Bob"))
+    assert "打枪" not in alice.page.locator("[data-testid=showdown]").inner_text()
     line = alice.page.locator("[data-testid=pair-shoot]")
+    expect(line.locator("[data-testid=pair-scoop]")).to_have_text(text("hl_sweep", "zh-hans"))
     expect(line.locator("[data-testid=pair-coins]")).to_have_text(signed(paid))
     expect(line.locator("[data-testid=pair-doubled]")).to_be_hidden()
     assert not alice.errors and not bob.errors

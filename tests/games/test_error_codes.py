@@ -15,6 +15,8 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from games.error_codes import ERRORS, PARAMETERS, PROTOCOL_WORDS
+from tables import ui_strings
+from wallet.errors import BelowMinimumBuyIn, InsufficientFunds
 
 ROOT = Path(__file__).resolve().parents[2]
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
@@ -30,6 +32,8 @@ CLASSES = {"PlayError": "refused", "TableFull": "table_full", "NotSeated": "not_
            "RateLimited": "rate_limited", "TalkRefused": "bad_message", "TalkTooFast": "rate_limited",
            "LimitRefused": "loss_limit", "BadMessage": "bad_message", "RoomError": "room_refused"}
 MESSAGES = [(code, msgid) for code, msgids in ERRORS.items() for msgid in msgids]
+#: Codes only the lobby's socket sends: the lobby shows no refusal of its own.
+LOBBY_ONLY = frozenset({"read_only"})
 
 
 def render(msgid: str, language: str) -> str:
@@ -48,6 +52,33 @@ def test_every_error_message_is_in_one_language(code: str, msgid: str) -> None:
         assert CJK.search(chinese), (code, language, chinese)
         words = set(LATIN_WORD.findall(chinese)) - PROTOCOL_WORDS
         assert words == set(), (code, language, chinese)
+
+
+@pytest.mark.parametrize(("code", "msgid"), MESSAGES, ids=[f"{c}:{m[:30]}" for c, m in MESSAGES])
+def test_every_error_message_is_one_message_the_page_shows_as_it_is(code: str, msgid: str) -> None:
+    """The table page shows a refusal's message alone (static/js/ct-table.js ``showError``): one
+    line in every language, never the page's own words for the code beside it, and a page string
+    for the code where the page has no message of the server's (no answer, no connection)."""
+    for language in ("en", "zh-hans", "zh-hant"):
+        text = render(msgid, language)
+        assert "\n" not in text and text == text.strip(), (code, language, text)
+        if code in LOBBY_ONLY:
+            continue
+        with translation.override(language):
+            own = str(ui_strings.TABLE[f"err_{code}"])
+        assert own not in text or own == text, (code, language, text)
+
+
+def test_the_refusals_write_their_coins_as_the_pages_do() -> None:
+    """Coins in a refusal have two decimals and their thousands grouped (wallet/money.py
+    ``format_coins``), as the wallet and history pages write them."""
+    for language in ("en", "zh-hans", "zh-hant"):
+        with translation.override(language):
+            short = InsufficientFunds(balance=300_400, needs=9_999_900).localized()
+            low = BelowMinimumBuyIn(amount=500, minimum=150_000).localized()
+        assert "3,004.00" in short and "99,999.00" in short, short
+        assert "5.00" in low and "1,500.00" in low, low
+        assert "\n" not in short + low
 
 
 def test_the_two_chinese_scripts_differ_where_the_characters_do() -> None:

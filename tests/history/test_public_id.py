@@ -116,5 +116,8 @@ def test_admin_lists_records_and_disputes_by_hand_id(played: dict[str, Any], peo
         records = staff.get(reverse("admin:history_handrecord_changelist")).content.decode()
         disputes = staff.get(reverse("admin:disputes_dispute_changelist")).content.decode()
     assert re.search(rf">{hand_id}</a></th>", records) and "Hand id" in records
-    assert f"hand {hand_id} (thirteen)" in disputes
-    assert str(HandRecord.objects.get(pk=record.pk)) == f"hand {hand_id} (thirteen)"
+    assert f"Hand {hand_id} (Thirteen (十三张))" in disputes  # the game by its name, not its code
+    with translation.override("en"):
+        assert str(HandRecord.objects.get(pk=record.pk)) == f"Hand {hand_id} (Thirteen (十三张))"
+    with translation.override("zh-hans"):
+        assert str(HandRecord.objects.get(pk=record.pk)) == f"牌局 {hand_id}（十三张）"

@@ -194,3 +194,52 @@ def test_the_steps_read_in_the_viewers_language(live: Any) -> None:
 def test_the_worked_examples_of_the_showdowns_hold(module: str) -> None:
     failures, tried = doctest.testmod(importlib.import_module(module))
     assert tried > 0 and failures == 0
+
+
+def test_the_coins_step_names_the_commission_once(live: Any) -> None:
+    from django.template.loader import render_to_string
+
+    table = live("thirteen_trio", "", 3, seed=7)
+    table.disconnects = 0.0
+    table.play(4)
+    bodies = [record_with_hash(r) for r in records_of(table.table)]
+    paid = [b for b in bodies if b["result"]["commission"]]
+    assert paid  # four games: someone won, and paid commission
+    for body in paid:
+        coins = steps_of(body, "zh-hans")[-1]
+        assert coins["commission"] == body["house_lines"]["commission"]
+        assert "commission" not in coins["house_lines"]
+        with translation.override("zh-hans"):
+            html = render_to_string("history/_step_coins.html", {"step": coins, "replay": {"viewer_seat": None}})
+        assert html.count("佣金") == 1, html
+
+
+def test_a_player_who_leaves_the_trio_is_shown_leaving_not_disconnecting(live: Any) -> None:
+    from django.db import transaction
+
+    from games.models import Hand
+    from games.services.hand_presence import hand_player_left
+    from games.services.hands import hand_start_if_ready
+    from games.services.store import table_lock
+
+    table = live("thirteen_trio", "", 3, seed=7)
+    table.disconnects = 0.0
+    hand = hand_start_if_ready(table_id=table.table.pk)
+    assert hand is not None
+    leaver = table.by_id(hand.players[1]["user"])
+    with transaction.atomic():
+        hand_player_left(change=table_lock(table.table.pk), user=leaver, leaving=True)
+    hand.refresh_from_db()
+    while hand.status == Hand.Status.ACTIVE:
+        table._step(hand, 0.0)
+        hand.refresh_from_db()
+    body = record_with_hash(records_of(table.table)[0])
+    assert body["result"]["penalty"]["seat"] == 1 and body["result"]["penalty"]["left"] is True
+    logged = [a for a in body["actions"] if a["action"].get("type") == "disconnect"]
+    assert [a["action"] for a in logged] == [{"type": "disconnect", "leave": True}]
+    for lang, word, wrong in (("en", "left the table", "disconnected"), ("zh-hans", "离桌", "断线"),
+                              ("zh-hant", "離桌", "斷線")):
+        steps = steps_of(body, lang)
+        moves = [s for s in steps if s["kind"] == "action" and s["seat"] == 1 and s["auto"]]
+        assert moves[0]["what"] == word
+        assert wrong not in texts(steps)

@@ -66,10 +66,10 @@ def test_each_wallet_error_has_its_stable_code_and_keeps_its_messages() -> None:
     }
     assert {type(e): e.code for e in codes} == {type(e): c for e, c in codes.items()}
     error = InsufficientFunds(balance=100, needs=1500)
-    assert str(error) == "insufficient funds: balance 1.00, needs 15.00"
+    assert str(error) == "Not enough coins: your wallet holds 1.00, this needs 15.00."
     with translation.override("zh-hans"):
-        assert error.localized() == "余额不足：余额 1.00，需要 15.00"
-        assert str(error) == "insufficient funds: balance 1.00, needs 15.00"
+        assert error.localized() == "余额不足：您的钱包有 1.00，需要 15.00。"
+        assert str(error) == "Not enough coins: your wallet holds 1.00, this needs 15.00."
 
 
 @pytest.mark.parametrize("error,status", [(DisputeError("Please write it.", code="x"), 400),
@@ -85,7 +85,7 @@ def test_the_handler_answers_a_wallet_error_in_the_active_language() -> None:
     with translation.override("zh-hans"):
         response = exception_handler(BelowMinimumBuyIn(amount=1499, minimum=1500), {})
     assert response is not None
-    assert (response.status_code, response.data) == (400, {"detail": "买入 14.99 低于本桌最低买入 15.00"})
+    assert (response.status_code, response.data) == (400, {"detail": "买入 14.99 低于本桌最低买入 15.00。"})
 
 
 def test_other_exceptions_are_left_to_drf() -> None:

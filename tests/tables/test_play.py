@@ -68,7 +68,7 @@ def test_the_explanation_page_sends_a_player_who_has_the_coins_to_the_lobby(clie
 
 
 @pytest.mark.parametrize(("language", "expected"), [
-    ("en", "Sam Gong (三公) · Banker bid (抢庄) · base 1.00"),
+    ("en", "Sam Gong (三公) · Banker bid (抢庄) · Base 1.00"),
     ("zh-hans", "三公 · 抢庄 · 底注 1.00"),
     ("zh-hant", "三公 · 搶莊 · 底注 1.00"),
 ])
@@ -86,13 +86,13 @@ def test_the_table_page_title_is_translated(client: Any) -> None:
     table = Table.objects.create(stake_level=level, name=level.name)
     page = client.get(reverse("table", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f"<h1>Table {table.pk}</h1>" in page
-    assert "House banker · base 1.00" in page and "house 1" not in page
+    assert "House banker · Base 1.00" in page and "house 1" not in page
 
 
 def test_the_lobby_api_gives_titles_in_the_language_of_the_request(client: Any) -> None:
     level = _level("samgong", "pairwise")
     table = Table.objects.create(stake_level=level, name=level.name)
     levels = client.get(reverse("api-stake-levels"), {"game": "samgong"}, HTTP_ACCEPT_LANGUAGE="en").json()
-    assert {row["title"] for row in levels if row["id"] == level.pk} == {"Sam Gong (三公) · Pairwise (两两比牌) · base 1.00"}
+    assert {row["title"] for row in levels if row["id"] == level.pk} == {"Sam Gong (三公) · Pairwise (两两比牌) · Base 1.00"}
     tables = client.get(reverse("api-tables"), {"game": "samgong"}, HTTP_ACCEPT_LANGUAGE="zh-hant").json()
     assert [row["title"] for row in tables if row["id"] == table.pk] == [f"三公 · 兩兩比牌 · 底注 1.00 · 牌桌 {table.pk}"]

@@ -91,7 +91,7 @@ def test_the_sql_path_writes_the_rows_the_orm_path_writes(seated) -> None:
 def test_a_refused_posting_writes_nothing_and_the_callers_transaction_goes_on(seated) -> None:
     a, b = seated("a", table_money=1_000), seated("b", table_money=1_000)
     with transaction.atomic():
-        with pytest.raises(InsufficientFunds, match="table money 10.00 at table t1, needs 10.01"):
+        with pytest.raises(InsufficientFunds, match="at table t1: it holds 10.00, this needs 10.01"):
             _settle([a, b], [1_001, -1_001], "too-much")
         assert not LedgerTransaction.objects.filter(idempotency_key="too-much").exists()
         _settle([a, b], [1_000, -1_000], "all-of-it")  # the caller's transaction is usable
@@ -178,7 +178,7 @@ def test_funds_taken_by_a_concurrent_posting_refuse_and_roll_the_block_back(
     results = run_concurrently(lambda i: cash_out() if i == 0 else settle(), 2)
     refusal = results[1][0] if inside_callers_transaction else results[1]
     assert isinstance(refusal, InsufficientFunds), results
-    assert "table money 1.00 at table t1, needs 5.00" in str(refusal)
+    assert "at table t1: it holds 1.00, this needs 5.00" in str(refusal)
     if inside_callers_transaction:
         assert results[1][1] is True  # the caller's block rolls back
     assert not LedgerTransaction.objects.filter(idempotency_key="second").exists()

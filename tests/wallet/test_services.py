@@ -71,7 +71,7 @@ def test_adjust_needs_a_reason_and_cannot_overdraw(player, make_user) -> None:
         services.wallet_adjust(user=lin, amount=-100, reason=" ", idempotency_key=key(), actor=admin)
     txn = services.wallet_adjust(user=lin, amount=-200, reason="duplicate grant", idempotency_key=key(), actor=admin)
     assert (txn.memo, txn.actor, wallet_balance(user=lin)) == ("duplicate grant", admin, 300)
-    with pytest.raises(InsufficientFunds, match="insufficient funds: balance 3.00, needs 4.00"):
+    with pytest.raises(InsufficientFunds, match="Not enough coins: your wallet holds 3.00, this needs 4.00."):
         services.wallet_adjust(user=lin, amount=-400, reason="too much", idempotency_key=key(), actor=admin)
     assert wallet_balance(user=lin) == 300
     assert house_balances()["issuance"] == -300
@@ -88,7 +88,7 @@ def test_buy_in_below_the_minimum_or_beyond_the_wallet_is_refused(player) -> Non
     lin = player("lin", coins=1_000)
     with pytest.raises(BelowMinimumBuyIn, match="below this table's minimum of 15.00"):
         services.wallet_buy_in(user=lin, table_ref="t1", amount=1_000, minimum=1_500, idempotency_key=key())
-    with pytest.raises(InsufficientFunds, match="insufficient funds: balance 10.00, needs 15.00"):
+    with pytest.raises(InsufficientFunds, match="Not enough coins: your wallet holds 10.00, this needs 15.00."):
         services.wallet_buy_in(user=lin, table_ref="t1", amount=1_500, minimum=1_500, idempotency_key=key())
     assert wallet_balance(user=lin) == 1_000
     assert not Account.objects.filter(kind=AccountKind.TABLE).exists()
@@ -105,7 +105,7 @@ def test_cash_out_all_part_or_nothing(seated) -> None:
     lin = seated("lin", table_money=3_000)
     services.wallet_cash_out(user=lin, table_ref="t1", amount=1_000, idempotency_key=key())
     assert (wallet_balance(user=lin), table_money(user=lin, table_ref="t1")) == (1_000, 2_000)
-    with pytest.raises(InsufficientFunds, match="table money 20.00 at table t1, needs 25.00"):
+    with pytest.raises(InsufficientFunds, match="at table t1: it holds 20.00, this needs 25.00"):
         services.wallet_cash_out(user=lin, table_ref="t1", amount=2_500, idempotency_key=key())
     everything = services.wallet_cash_out(user=lin, table_ref="t1", idempotency_key="leave-1")
     assert sorted(everything.entries.values_list("amount", flat=True)) == [-2_000, 2_000]
@@ -157,7 +157,7 @@ def test_an_unbalanced_settlement_is_refused_before_touching_anything(seated, dj
 
 def test_a_settlement_cannot_take_more_than_a_seat_holds(seated) -> None:
     a, b = seated("a", table_money=1_000), seated("b", table_money=1_000)
-    with pytest.raises(InsufficientFunds, match="table money 10.00 at table t1, needs 10.01"):
+    with pytest.raises(InsufficientFunds, match="at table t1: it holds 10.00, this needs 10.01"):
         services.wallet_settle_hand(
             hand_ref="hand:1", table_ref="t1", deltas={a.pk: 1_001, b.pk: -1_001}, house={}, idempotency_key=key()
         )
@@ -205,7 +205,7 @@ def test_a_reversal_that_would_overdraw_is_refused(player) -> None:
     lin = player("lin")
     grant = services.wallet_grant(user=lin, amount=1_000, idempotency_key=key(), actor=None)
     services.wallet_buy_in(user=lin, table_ref="t1", amount=600, minimum=1, idempotency_key=key())
-    with pytest.raises(InsufficientFunds, match="balance 4.00, needs 10.00"):
+    with pytest.raises(InsufficientFunds, match="holds 4.00, this needs 10.00"):
         services.wallet_reverse(transaction_id=grant.pk, idempotency_key=key(), actor=None, reason="oops")
     assert not LedgerTransaction.objects.filter(kind=TransactionKind.REVERSAL).exists()
 
@@ -231,9 +231,9 @@ def test_error_messages_are_translated_for_players(player) -> None:
     lin = player("lin", coins=100)
     with pytest.raises(InsufficientFunds) as refused:
         services.wallet_buy_in(user=lin, table_ref="t1", amount=500, minimum=1, idempotency_key=key())
-    assert str(refused.value) == "insufficient funds: balance 1.00, needs 5.00"
+    assert str(refused.value) == "Not enough coins: your wallet holds 1.00, this needs 5.00."
     with translation.override("zh-hans"):
-        assert refused.value.localized() == "余额不足：余额 1.00，需要 5.00"
+        assert refused.value.localized() == "余额不足：您的钱包有 1.00，需要 5.00。"
     with translation.override("en"):
         assert refused.value.localized() == str(refused.value)
 

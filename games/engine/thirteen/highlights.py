@@ -1,17 +1,17 @@
 """The showdown's special events as the table page announces them (docs/PROTOCOL.md "The
 ``state`` frame", ``highlights``; docs/RULES.md section 1 "Scoring", "Naturals", "Fouls").
 
-A pair one hand wins on every row (a fouled hand loses every row) is a 打枪; a hand that does
-so against every other hand of three or four is a 全垒打; a declared natural is a 报到. Each
-event says what it paid: ``units`` and ``coins`` (the pairs' transfers after table stakes,
-before commission). A sweep is worth its rows and nothing more (RULES "Scoring"), so a 打枪
-is never doubled here.
+A pair one hand wins on every row (a fouled hand loses every row) is a sweep, 大获全胜 in the
+game's rule text; a hand that does so against every other hand of three or four is a 全垒打; a
+declared natural is a 报到. Each event says what it paid: ``units`` and ``coins`` (the pairs'
+transfers after table stakes, before commission). A sweep is worth its rows and nothing more
+(RULES "Scoring"): it is no 打枪, which the trio pays extra for, and is never doubled.
 
 >>> pairs = [{"seats": [0, 1], "units": 3, "coins": 300, "kind": "rows", "rows": [1, 1, 1]},
 ...          {"seats": [0, 2], "units": -4, "coins": -400, "kind": "natural", "rows": None},
 ...          {"seats": [1, 2], "units": -1, "coins": -100, "kind": "rows", "rows": [1, -1, -1]}]
 >>> [(h["kind"], h["seat"], h["coins"]) for h in highlights({"pairs": pairs, "natural": [None, None, "six_pairs"]})]
-[('shoot', 0, 300), ('natural', 2, 400)]
+[('sweep', 0, 300), ('natural', 2, 400)]
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def _paid(pair: Mapping[str, Any], seat: int) -> tuple[int, int]:
 
 
 def highlights(result: Mapping[str, Any] | None) -> list[dict[str, Any]]:
-    """全垒打, every 打枪 (``from``: the seat shot), then every 报到 with what it won."""
+    """全垒打, every sweep (``from``: the seat swept), then every 报到 with what it won."""
     if not result:
         return []
     pairs: Sequence[Mapping[str, Any]] = result.get("pairs") or []
@@ -58,8 +58,7 @@ def highlights(result: Mapping[str, Any] | None) -> list[dict[str, Any]]:
                           "coins": sum(c for _, c in paid)})
     for (winner, loser), pair in shots:
         units, coins = _paid(pair, winner)
-        found.append({"kind": "shoot", "seat": winner, "from": loser, "units": units, "coins": coins,
-                      "doubled": False})
+        found.append({"kind": "sweep", "seat": winner, "from": loser, "units": units, "coins": coins})
     for seat, natural in enumerate(naturals):
         if natural:
             paid = [_paid(pair, seat) for pair in pairs if seat in pair["seats"] and pair["kind"] == "natural"]

@@ -5,8 +5,10 @@ Phases: ``arrange`` (dealt, rows being submitted) → ``settled`` (showdown scor
 ints, seats as dicts, money as ``int`` minor units.
 
 Actions: ``{"type": "arrange", "front": [...], "middle": [...], "back": [...]}`` from a
-player; ``{"type": "disconnect"}`` (``"server_fault": true`` for our own outages) and
-``{"type": "reconnect"}`` from the live service for a seat, in any phase before settlement.
+player; ``{"type": "disconnect"}`` (``"server_fault": true`` for our own outages,
+``"leave": true`` for a player who chose to leave the table) and ``{"type": "reconnect"}``
+from the live service for a seat, in any phase before settlement. A penalty charged for a
+leave says so (``result.penalty.left``), so the pages call it leaving, not disconnecting.
 """
 
 from __future__ import annotations
@@ -184,15 +186,18 @@ def _disconnect(state: State, seat: int, action: Mapping[str, Any]) -> tuple[Sta
     """docs/RULES.md "Disconnecting or leaving": the first seat to disconnect in a game is charged."""
     if not state["seats"][seat]["connected"]:
         raise IllegalAction(f"seat {seat} is already disconnected")
-    fault = action.get("server_fault", False)
-    if not isinstance(fault, bool):
-        raise IllegalAction("server_fault: expected true or false")
+    fault, leave = action.get("server_fault", False), action.get("leave", False)
+    if not isinstance(fault, bool) or not isinstance(leave, bool):
+        raise IllegalAction("server_fault, leave: expected true or false")
     new = _step_copy(state)
     new["seats"][seat]["connected"] = False
     charged = not fault and new["first_disconnect"] is None
     if charged:
         new["first_disconnect"] = seat
-    return new, [{"type": "disconnected", "seat": seat, "server_fault": fault, "penalized": charged}]
+        if leave:
+            new["seats"][seat]["left"] = True
+    event = {"type": "disconnected", "seat": seat, "server_fault": fault, "penalized": charged}
+    return new, [{**event, "left": True} if leave else event]
 
 
 def _reconnect(state: State, seat: int) -> tuple[State, Events]:
@@ -265,6 +270,8 @@ def _settle(state: State) -> tuple[State, Events]:
     penalty = None
     if state["first_disconnect"] is not None:
         penalty = leaver_penalty(base=rules["base"], payer=state["first_disconnect"], head=state["head"])
+        if state["seats"][state["first_disconnect"]].get("left"):
+            penalty["left"] = True
         coins = [c + p for c, p in zip(coins, penalty["coins"], strict=True)]
         house += penalty["house"]
     state["result"] = {

@@ -26,7 +26,7 @@ async def test_a_buy_in_below_the_minimum(funded, table_for):
     minimum = table.stake_level.min_buy_in
     reply = await player.request({"id": "low", "type": "join", "buy_in": minimum - 1})
     assert minimum == 1500  # the cheapest 十三张 level: 15.00 coins
-    expected = _error("low", "below_minimum_buy_in", "买入 14.99 低于本桌最低买入 15.00")
+    expected = _error("low", "below_minimum_buy_in", "买入 14.99 低于本桌最低买入 15.00。")
     assert reply == expected and list(reply) == list(expected)
     await player.close()
 
@@ -36,7 +36,7 @@ async def test_a_buy_in_beyond_the_balance(funded, table_for):
     minimum = table.stake_level.min_buy_in
     reply = await player.request({"id": "poor", "type": "join", "buy_in": minimum})
     assert minimum == 1500
-    assert reply == _error("poor", "insufficient_funds", "余额不足：余额 1.00，需要 15.00")
+    assert reply == _error("poor", "insufficient_funds", "余额不足：您的钱包有 1.00，需要 15.00。")
     await player.close()
 
 

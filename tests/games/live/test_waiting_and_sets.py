@@ -45,6 +45,23 @@ def test_a_banker_bid_table_with_three_players_says_it_needs_one_more_of_four(fu
     assert frame_for(table.pk, fourth.pk)["waiting"] is None
 
 
+def test_after_a_hand_the_frame_says_when_the_showdown_pause_ends(funded, table_for, settings):
+    from tests.factories import hand_play_out
+
+    table = table_for("thirteen")
+    users = [funded() for _ in range(2)]
+    _sit(table, users)
+    hand = hand_start_if_ready(table_id=table.pk)
+    assert hand is not None
+    hand = hand_play_out(hand, users)
+    assert hand.status == Hand.Status.SETTLED and hand.finished_at is not None
+    due = hand.finished_at.timestamp() + settings.GAMES_NEXT_HAND_DELAY
+    for user in (users[0].pk, None):
+        assert frame_for(table.pk, user)["waiting"] == {"reason": "next_hand", "at": due}
+    private, public = table_frames(table.pk)
+    assert public["waiting"]["at"] == private[users[1].pk]["waiting"]["at"] == due
+
+
 def test_the_trio_frame_shows_the_set_and_the_leave_figures_from_the_engine(funded, table_for):
     table = table_for("thirteen_trio")
     users = [funded() for _ in range(3)]

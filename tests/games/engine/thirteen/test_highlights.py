@@ -1,4 +1,4 @@
-"""The showdown's special events in the view: 全垒打, 打枪 (never doubled in 十三张), 报到."""
+"""The showdown's special events in the view: 全垒打, 大获全胜 (a sweep, never a doubled 打枪), 报到."""
 
 from __future__ import annotations
 
@@ -20,14 +20,14 @@ def test_the_worked_example_holds() -> None:
     assert doctest.testmod(module).failed == 0
 
 
-def test_sweeping_both_others_is_a_home_run_and_each_shoot_says_what_it_paid() -> None:
+def test_sweeping_both_others_is_a_home_run_and_each_sweep_says_what_it_paid() -> None:
     result = settle([STRONG, WEAK, WEAKER], dealer=0, unit=100, stacks=[10**6] * 3, rate=Fraction(0))
     events = highlights(result)
-    shoots = [e for e in events if e["kind"] == "shoot" and e["seat"] == 0]
+    shoots = [e for e in events if e["kind"] == "sweep" and e["seat"] == 0]
     assert {e["from"] for e in shoots} == {1, 2}
     for e in shoots:
         pair = next(p for p in result["pairs"] if set(p["seats"]) == {0, e["from"]})
-        assert e["units"] == abs(pair["units"]) and e["coins"] == abs(pair["coins"]) and e["doubled"] is False
+        assert e["units"] == abs(pair["units"]) and e["coins"] == abs(pair["coins"]) and "doubled" not in e
     home = [e for e in events if e["kind"] == "home_run"]
     assert home == [{"kind": "home_run", "seat": 0, "units": sum(e["units"] for e in shoots),
                      "coins": sum(e["coins"] for e in shoots)}]
@@ -46,8 +46,8 @@ def test_two_hands_that_split_the_rows_have_no_event() -> None:
     assert highlights(result) == []
 
 
-def test_a_fouled_hand_is_shot_for_the_sweep_it_pays() -> None:
+def test_a_fouled_hand_is_swept_for_the_sweep_it_pays() -> None:
     fouled = hand("Ks Kh 2c", "3s 3d 4h 5c 6d", "Jd Jc 7h 8s 9c")  # a pair of kings in front of threes
     result = settle([fouled, WEAK], dealer=0, unit=100, stacks=[10**6] * 2, rate=Fraction(0))
     assert fouled.fouled
-    assert highlights(result) == [{"kind": "shoot", "seat": 1, "from": 0, "units": 3, "coins": 300, "doubled": False}]
+    assert highlights(result) == [{"kind": "sweep", "seat": 1, "from": 0, "units": 3, "coins": 300}]

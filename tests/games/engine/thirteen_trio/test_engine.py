@@ -255,6 +255,24 @@ def test_the_first_seat_to_disconnect_pays_half_a_base_on_top_of_its_result() ->
     assert sum(res["coins"]) + res["house"] == 0
 
 
+def test_a_penalty_charged_for_leaving_the_table_says_the_player_left() -> None:
+    state, events = trio.plugin.apply(golden(), 1, {"type": "disconnect", "leave": True}, now=NOW + 1)
+    assert events == [{"type": "disconnected", "seat": 1, "server_fault": False, "penalized": True, "left": True}]
+    state, _ = trio.plugin.apply(state, 2, {"type": "disconnect"}, now=NOW + 2)
+    res = trio.plugin.result(_timeout(trio.plugin.apply(state, 0, action(STRONG), now=NOW + 3)[0]))
+    assert res is not None
+    assert res["penalty"] == {"seat": 1, "amount": 5_000, "coins": [2_000, -5_000, 2_000], "house": 1_000, "left": True}
+    with pytest.raises(IllegalAction, match="leave"):
+        trio.plugin.apply(golden(), 1, {"type": "disconnect", "leave": "yes"}, now=NOW + 1)
+
+
+def test_a_leave_after_the_charged_disconnection_leaves_the_penalty_a_disconnection() -> None:
+    state, _ = trio.plugin.apply(golden(), 2, {"type": "disconnect"}, now=NOW + 1)
+    state, _ = trio.plugin.apply(state, 1, {"type": "disconnect", "leave": True}, now=NOW + 2)
+    res = trio.plugin.result(_timeout(trio.plugin.apply(state, 0, action(STRONG), now=NOW + 3)[0]))
+    assert res is not None and res["penalty"]["seat"] == 2 and "left" not in res["penalty"]
+
+
 def _game_coins(units: list[int]) -> tuple[list[int], int]:
     coins = [u * BASE - (u * BASE * 5 // 100 if u > 0 else 0) for u in units]
     return coins, sum(u * BASE for u in units) - sum(coins)
