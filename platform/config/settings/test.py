@@ -1,6 +1,22 @@
 """Test settings: base with a fast password hasher."""
 
-from config.settings.base import *  # noqa: F403
+import os
+
+# Under pytest-xdist each worker has its own test database
+# (pytest-django adds the worker's name) and, set here before the settings read it, its own
+# Redis database: table groups, limits and the broker's queues of one worker never meet the
+# other's; and its own channel prefix, since Redis's pub/sub channels are one namespace across its
+# databases. The processes a test starts inherit both.
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _worker.startswith("gw") and os.environ.get("REDIS_URL") and not os.environ.get("TEST_REDIS_PER_WORKER"):
+    _base, _, _db = os.environ["REDIS_URL"].rpartition("/")
+    os.environ["REDIS_URL"] = f"{_base}/{(int(_db or 0) + 1 + int(_worker[2:])) % 16}"
+    os.environ["TEST_REDIS_PER_WORKER"] = "1"
+    os.environ["CHANNELS_PREFIX"] = f"asgi-{_worker}"
+    if os.environ.get("CELERY_BROKER_URL", "").startswith("redis://"):
+        os.environ["CELERY_BROKER_URL"] = os.environ["REDIS_URL"]
+
+from config.settings.base import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {
