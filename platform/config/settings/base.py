@@ -207,7 +207,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "options": {"expires": HEALTHZ_HEARTBEAT_EVERY},  # noqa: F405
     },
 }
-CELERY_IMPORTS = ("config.tasks", "games.tasks")
+CELERY_IMPORTS = ("config.tasks", "games.tasks", "integrity.tasks")
 
 # --- The garbage collector (config/gc_tuning.py) ------------------------------------------
 GC_FREEZE = env.bool("GC_FREEZE", default=True)
@@ -272,6 +272,15 @@ GRANT_FLOW_WINDOW_DAYS = env.int("GRANT_FLOW_WINDOW_DAYS", default=7)
 GRANT_FLOW_HANDS = env.int("GRANT_FLOW_HANDS", default=15)
 GRANT_FLOW_MIN_COINS = env.int("GRANT_FLOW_MIN_COINS", default=50_000)
 GRANT_FLOW_ONE_SIDED_PERCENT = env.int("GRANT_FLOW_ONE_SIDED_PERCENT", default=80)
+# The stored signals (integrity/services/signals.py): a batch of at most INTEGRITY_SIGNALS_BATCH
+# records every INTEGRITY_SIGNALS_EVERY seconds, each settled at least INTEGRITY_SIGNALS_LAG
+# seconds before; a pair is flagged for tables at once when it sat in hands together at
+# INTEGRITY_TABLES_AT_ONCE tables within INTEGRITY_AT_ONCE_SECONDS of each other.
+INTEGRITY_SIGNALS_EVERY = env.float("INTEGRITY_SIGNALS_EVERY", default=10.0)
+INTEGRITY_SIGNALS_LAG = env.int("INTEGRITY_SIGNALS_LAG", default=5)
+INTEGRITY_SIGNALS_BATCH = env.int("INTEGRITY_SIGNALS_BATCH", default=500)
+INTEGRITY_TABLES_AT_ONCE = env.int("INTEGRITY_TABLES_AT_ONCE", default=2)
+INTEGRITY_AT_ONCE_SECONDS = env.int("INTEGRITY_AT_ONCE_SECONDS", default=300)
 
 # Group names of the roles (accounts.roles).
 AUDITORS_GROUP = "auditors"
@@ -381,6 +390,11 @@ GAMES_SWEEP_QUEUE = env.str("GAMES_SWEEP_QUEUE", default="sweep")
 CELERY_TASK_ROUTES = {"games.sweep": {"queue": GAMES_SWEEP_QUEUE}, "games.lobby_publish": {"queue": GAMES_SWEEP_QUEUE}}
 CELERY_BEAT_SCHEDULE["games-sweep"] = {
     "task": "games.sweep", "schedule": GAMES_SWEEP_EVERY, "options": {"expires": 2 * GAMES_SWEEP_EVERY},
+}
+CELERY_TASK_ROUTES["integrity.signals_update"] = {"queue": GAMES_SWEEP_QUEUE}
+CELERY_BEAT_SCHEDULE["integrity-signals"] = {
+    "task": "integrity.signals_update", "schedule": INTEGRITY_SIGNALS_EVERY,
+    "options": {"expires": INTEGRITY_SIGNALS_EVERY},
 }
 # The lobby's coalesced feed (games/lobby.py): the tables changed in the last second, at once.
 GAMES_LOBBY_EVERY = env.float("GAMES_LOBBY_EVERY", default=1.0)
