@@ -74,6 +74,7 @@ class PairTable(models.Model):
     b = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     table_id = models.BigIntegerField()
     hands = models.PositiveIntegerField(default=0)
+    first_at = models.DateTimeField()
     last_at = models.DateTimeField()
 
     class Meta:

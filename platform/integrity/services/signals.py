@@ -34,7 +34,9 @@ CURSOR = "signals"
 
 
 @dataclass
-class _Batch:
+class Tally:
+    """The stored rows a batch adds to, in memory (also what the benchmark plays into)."""
+
     pairs: dict[tuple[int, int], PairSignal] = field(default_factory=dict)
     tables: dict[tuple[int, int, int], PairTable] = field(default_factory=dict)
     players: dict[tuple[int, int], PlayerSignal] = field(default_factory=dict)
@@ -86,7 +88,7 @@ def signals_update(*, limit: int | None = None, settled_before: datetime | None 
             return 0
         batch = _batch_load(records)
         for record in records:
-            _take_in(batch, record)
+            tally_take_in(batch, record)
         _batch_save(batch)
         _judge(batch)
         cursor.record_id = records[-1].pk
@@ -95,7 +97,7 @@ def signals_update(*, limit: int | None = None, settled_before: datetime | None 
     return len(records)
 
 
-def _batch_load(records: list[HandRecord]) -> _Batch:
+def _batch_load(records: list[HandRecord]) -> Tally:
     """The seats and automatic moves of the records, and the stored rows they will add to."""
     seats: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for record_id, seat, user in HandRecordSeat.objects.filter(record__in=records).values_list(
@@ -103,7 +105,7 @@ def _batch_load(records: list[HandRecord]) -> _Batch:
         seats[record_id].append((seat, user))
     autos = set(HandAction.objects.filter(hand_id__in=[r.hand_id for r in records], auto=True)
                 .values_list("hand_id", "seat"))
-    batch = _Batch(seats=dict(seats), autos=autos)
+    batch = Tally(seats=dict(seats), autos=autos)
     users = {u for rows in seats.values() for _s, u in rows}
     for pair in PairSignal.objects.filter(a_id__in=users, b_id__in=users):
         batch.pairs[(pair.a_id, pair.b_id)] = pair
@@ -115,7 +117,7 @@ def _batch_load(records: list[HandRecord]) -> _Batch:
     return batch
 
 
-def _take_in(batch: _Batch, record: HandRecord) -> None:
+def tally_take_in(batch: Tally, record: Any) -> None:
     rows = sorted(batch.seats.get(record.pk, []))
     user_of = dict(rows)
     order = [(sa, sb) for sa, ua in rows for sb, ub in rows if ua < ub]
@@ -145,21 +147,23 @@ def _take_in(batch: _Batch, record: HandRecord) -> None:
             batch.flagged_hand[key] = record.hand_id
 
 
-def _tables_at_once(batch: _Batch, key: tuple[int, int], table_id: int, at: datetime) -> int:
-    """Record the pair's hand at the table; how many tables they sat in a hand together at within
-    ``INTEGRITY_AT_ONCE_SECONDS`` of it, this one included."""
+def _tables_at_once(batch: Tally, key: tuple[int, int], table_id: int, at: datetime) -> int:
+    """Record the pair's hand at the table; at how many tables they are playing together at
+    once: this one, and each other one where they played a hand together since they first sat
+    together here, within ``INTEGRITY_AT_ONCE_SECONDS`` (moving together from one table to
+    another is not two at once)."""
     tkey = (*key, table_id)
     row = batch.tables.get(tkey)
     if row is None:
-        row = batch.tables[tkey] = PairTable(a_id=key[0], b_id=key[1], table_id=table_id, last_at=at)
+        row = batch.tables[tkey] = PairTable(a_id=key[0], b_id=key[1], table_id=table_id, first_at=at, last_at=at)
         batch.new_tables.add(tkey)
     row.hands += 1
     row.last_at = max(row.last_at, at)
-    since = at - timedelta(seconds=settings.INTEGRITY_AT_ONCE_SECONDS)
+    since = max(at - timedelta(seconds=settings.INTEGRITY_AT_ONCE_SECONDS), row.first_at)
     return sum(1 for (a, b, _t), other in batch.tables.items() if (a, b) == key and other.last_at >= since)
 
 
-def _player_add(batch: _Batch, user: int, record: HandRecord, seat: int, coins: int, fouled: bool,
+def _player_add(batch: Tally, user: int, record: Any, seat: int, coins: int, fouled: bool,
                 play: int | None) -> None:
     key = (user, record.stake_level_id)
     player = batch.players.get(key)
@@ -183,7 +187,7 @@ def _save(model: Any, rows: dict[Any, Any], new: set[Any], fields: Iterable[str]
         model.objects.bulk_update(old, list(fields), batch_size=500)
 
 
-def _batch_save(batch: _Batch) -> None:
+def _batch_save(batch: Tally) -> None:
     _save(PairSignal, batch.pairs, batch.new_pairs,
           ("hands", "flow_net", "flow_sq", "gift_net", "gift_sq", "info_hands", "info_net", "info_sq",
            "tables_at_once", "last_at"))
@@ -192,7 +196,7 @@ def _batch_save(batch: _Batch) -> None:
           ("hands", "fouls", "autos", "coins", "worth_hands", "play_net", "play_sq"))
 
 
-def _judge(batch: _Batch) -> None:
+def _judge(batch: Tally) -> None:
     """Pairs whose flags changed in the batch: store the flags, open a case for new ones."""
     now = timezone.now()
     grown = []
