@@ -285,8 +285,13 @@ def honest_run(hands: int, seed: int) -> tuple[int, dict[tuple[int, int], list[s
                         play_hand(run, table, honest_policy)
                         share -= 1
                         played += 1
-    judged = sum(1 for p in run.tally.pairs.values() if p.hands >= MIN_HANDS)
-    return played, flagged(run), judged
+    judged = [p for p in run.tally.pairs.values() if p.hands >= MIN_HANDS]
+    for name, net, sq, sign in (("flow", "flow_net", "flow_sq", -1), ("gift", "gift_net", "gift_sq", -1),
+                                ("info", "info_net", "info_sq", 1)):
+        zs = sorted(abs(z) if sign < 0 else z for p in judged
+                    if (z := getattr(p, net) / getattr(p, sq) ** 0.5 if getattr(p, sq) else 0.0) is not None)
+        print(f"  {name}: largest {'|z|' if sign < 0 else 'z'} {zs[-1]:.2f}, median {zs[len(zs) // 2]:.2f}")
+    return played, flagged(run), len(judged)
 
 
 SCENARIOS: dict[str, tuple[str, str]] = {

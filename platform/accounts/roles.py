@@ -28,6 +28,9 @@ AUDITOR_VIEW_MODELS: tuple[str, ...] = (
     "disputes.dispute",
     "disputes.disputeevent",
     "operations.staffaction",
+    "integrity.case",
+    "integrity.casenote",
+    "integrity.caseaction",
 )
 
 

@@ -99,6 +99,7 @@ class PlayerSignal(models.Model):
     fouls = models.PositiveIntegerField(_("fouls"), default=0)
     autos = models.PositiveIntegerField(_("automatic play"), default=0)
     coins = models.BigIntegerField(_("net coins"), default=0)
+    commission = models.BigIntegerField(_("commission paid"), default=0)
     worth_hands = models.PositiveIntegerField(_("hands valued"), default=0)
     play_net = models.BigIntegerField(_("play against the cards"), default=0)
     play_sq = models.BigIntegerField(default=0)
@@ -109,7 +110,8 @@ class PlayerSignal(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "stake_level"], name="integrity_player_level_once"),
             models.CheckConstraint(condition=Q(fouls__lte=F("hands"), autos__lte=F("hands"),
-                                               worth_hands__lte=F("hands")), name="integrity_player_counts"),
+                                               worth_hands__lte=F("hands"), commission__gte=0),
+                                   name="integrity_player_counts"),
         ]
 
     def __str__(self) -> str:

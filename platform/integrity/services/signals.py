@@ -25,7 +25,7 @@ from django.utils import timezone
 from games.adapters import engine
 from games.models import HandAction
 from history.models import HandRecord, HandRecordSeat
-from integrity.figures import hand_figures
+from integrity.figures import HandFigures, hand_figures
 from integrity.models import PairSignal, PairTable, PlayerSignal, SignalCursor
 from integrity.selectors import MIN_HANDS, Z_FLAG
 from integrity.services.cases import cases_open_for_flags, cases_open_for_welcome
@@ -124,7 +124,7 @@ def tally_take_in(batch: Tally, record: Any) -> None:
     figures = hand_figures(engine(record.game), record.body, order)
     at = record.finished_at
     for seat, user in rows:
-        _player_add(batch, user, record, seat, figures.coins[seat], figures.fouled[seat], figures.play[seat])
+        _player_add(batch, user, record, seat, figures)
     for (sa, sb), hand in figures.pairs.items():
         key = (user_of[sa], user_of[sb])
         pair = batch.pairs.get(key)
@@ -163,8 +163,8 @@ def _tables_at_once(batch: Tally, key: tuple[int, int], table_id: int, at: datet
     return sum(1 for (a, b, _t), other in batch.tables.items() if (a, b) == key and other.last_at >= since)
 
 
-def _player_add(batch: Tally, user: int, record: Any, seat: int, coins: int, fouled: bool,
-                play: int | None) -> None:
+def _player_add(batch: Tally, user: int, record: Any, seat: int, figures: HandFigures) -> None:
+    coins, fouled, play = figures.coins[seat], figures.fouled[seat], figures.play[seat]
     key = (user, record.stake_level_id)
     player = batch.players.get(key)
     if player is None:
@@ -174,6 +174,7 @@ def _player_add(batch: Tally, user: int, record: Any, seat: int, coins: int, fou
     player.fouls += int(fouled)
     player.autos += int((record.hand_id, seat) in batch.autos)
     player.coins += coins
+    player.commission += figures.commissions[seat]
     if play is not None:
         player.worth_hands += 1
         player.play_net += play
@@ -193,7 +194,7 @@ def _batch_save(batch: Tally) -> None:
            "tables_at_once", "last_at"))
     _save(PairTable, batch.tables, batch.new_tables, ("hands", "last_at"))
     _save(PlayerSignal, batch.players, batch.new_players,
-          ("hands", "fouls", "autos", "coins", "worth_hands", "play_net", "play_sq"))
+          ("hands", "fouls", "autos", "coins", "commission", "worth_hands", "play_net", "play_sq"))
 
 
 def _judge(batch: Tally) -> None:
