@@ -14,6 +14,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from operations.forms import request_key_issue
 
 from accounts.models import User
 from config.admin import ReadOnlyAdminMixin
@@ -21,7 +22,6 @@ from config.errors import AppError
 from integrity.forms import CaseWorkForm
 from integrity.models import Case, CaseAction, CaseNote, PairSignal
 from integrity.services import cases as services
-from operations.forms import request_key_issue
 from wallet.money import format_coins
 
 
@@ -99,7 +99,8 @@ class CaseAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[Case]):
         if not form.is_valid():
             for field, errors in form.errors.items():
                 label = form.fields[field].label if field in form.fields else ""
-                messages.error(request, f"{label}: {' '.join(errors)}" if label else " ".join(errors))
+                text = " ".join(str(e) for e in errors)
+                messages.error(request, f"{label}: {text}" if label else text)
             return HttpResponseRedirect(back)
         try:
             _work(case, actor, form.cleaned_data)

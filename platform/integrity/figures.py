@@ -5,9 +5,8 @@ between seats (``pair_flows``) and what each seat's own cards were worth (``seat
 * **flow** of a pair: what ``b`` paid ``a`` by the game's flows, less what ``a`` paid ``b``;
 * **play** of a seat: its coins less what its cards were worth (its coins had it played the
   solver's best arrangement, the others as they played): above 0, play better than its cards;
-* **gift** of a pair: what ``b``'s own play (against its cards' worth) paid ``a`` beyond what it
-  paid each other seat, less the same of ``a`` to ``b``: zero when both played their cards'
-  worth, whatever the deal, and about zero when a poor play pays every opponent alike;
+* **gift** of a pair: what ``b``'s own play (against its cards' worth) paid ``a``, less the
+  same of ``a`` to ``b``: zero when both played their cards' worth, whatever the deal;
 * **info** of a pair: what the two seats' own plays took from the other seats (their coins had
   each played its cards' worth, less their actual coins).
 """
@@ -58,23 +57,19 @@ def hand_figures(eng: GameEngine, rec: Mapping[str, Any], order: Sequence[tuple[
     valued = all(w is not None for w in worth)
     play: list[int | None] = [coins[s] - w[s] if w is not None else None for s, w in enumerate(worth)]
     cf_flows = [eng.pair_flows(rec, w) if w is not None else None for w in worth]
-    figures = HandFigures(coins=coins, commissions=[int(c) for c in eng.seat_commissions(rec)], fouled=fouled, play=play if valued else [None] * n)
+    commissions = [int(c) for c in eng.seat_commissions(rec)]
+    figures = HandFigures(coins=coins, commissions=commissions, fouled=fouled, play=play if valued else [None] * n)
     def paid(x: int, y: int) -> int:
         """What ``x``'s own play (against its cards' worth) paid ``y``."""
         fx = cf_flows[x]
         assert fx is not None
         return _net(flows, y, x) - _net(fx, y, x)
 
-    def favoured(x: int, y: int) -> int:
-        """What ``x``'s play paid ``y`` beyond what it paid each other seat (times their number)."""
-        rest = [k for k in range(n) if k not in (x, y)]
-        return paid(x, y) * len(rest) - sum(paid(x, k) for k in rest) if rest else paid(x, y)
-
     for a, b in order:
         gift = info = None
         wa, wb = worth[a], worth[b]
         if valued and wa is not None and wb is not None:
-            gift = favoured(b, a) - favoured(a, b)
+            gift = paid(b, a) - paid(a, b)
             others = [k for k in range(n) if k not in (a, b)]
             info = sum(wa[k] - coins[k] for k in others) + sum(wb[k] - coins[k] for k in others) if others else None
         figures.pairs[(a, b)] = PairHand(a, b, _net(flows, a, b), gift, info)

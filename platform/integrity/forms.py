@@ -7,11 +7,11 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from operations.forms import StaffActionForm
 
 from accounts.models import User
 from config.bounds import AMOUNT_MAX
 from integrity.models import Case
-from operations.forms import StaffActionForm
 from tables.models import Table
 
 

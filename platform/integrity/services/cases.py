@@ -18,11 +18,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from operations.services import staff_ban, staff_table_correct
 
 from accounts.models import User
 from history.models import HandRecordSeat
 from integrity.models import Case, CaseAction, CaseNote, GrantFlow, GrantFlowFlag, PairSignal
-from operations.services import staff_ban, staff_table_correct
 from wallet import services as wallet
 
 #: The hands a case lists: the pair's newest together when it was opened.

@@ -103,8 +103,8 @@ def _batch_load(records: list[HandRecord]) -> Tally:
     for record_id, seat, user in HandRecordSeat.objects.filter(record__in=records).values_list(
             "record_id", "seat", "user_id"):
         seats[record_id].append((seat, user))
-    autos = set(HandAction.objects.filter(hand_id__in=[r.hand_id for r in records], auto=True)
-                .values_list("hand_id", "seat"))
+    autos = {(hand, seat) for hand, seat in HandAction.objects.filter(
+        hand_id__in=[r.hand_id for r in records], auto=True).values_list("hand_id", "seat") if seat is not None}
     batch = Tally(seats=dict(seats), autos=autos)
     users = {u for rows in seats.values() for _s, u in rows}
     for pair in PairSignal.objects.filter(a_id__in=users, b_id__in=users):
