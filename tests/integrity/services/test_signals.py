@@ -5,7 +5,6 @@ between its players."""
 
 from __future__ import annotations
 
-import itertools
 from datetime import timedelta
 from typing import Any
 
@@ -21,12 +20,6 @@ from tests.factories import funded_user, table_at
 from tests.integrity.test_selectors import _play
 
 LATER = timedelta(hours=1)
-
-
-@pytest.fixture(autouse=True)
-def _seeded(monkeypatch: pytest.MonkeyPatch) -> None:
-    seeds = itertools.count(1)
-    monkeypatch.setattr(hands_service, "new_server_seed", lambda: f"{next(seeds):064x}")
 
 
 def _seated(names: list[str], game: str = "thirteen", mode: str = "") -> tuple[Any, list[Any]]:
