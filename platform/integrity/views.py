@@ -34,9 +34,10 @@ def period_days(raw: str) -> int | None:
 
 
 def may_see_integrity(user: Any) -> bool:
-    """Active staff who are superusers, auditors, or may view hand records."""
+    """Active staff who are superusers, auditors, or may view hand records or cases."""
     return bool(user.is_active and user.is_staff and (
-        user.is_superuser or is_auditor(user) or user.has_perm("history.view_handrecord")))
+        user.is_superuser or is_auditor(user) or user.has_perm("history.view_handrecord")
+        or user.has_perm("integrity.view_case")))
 
 
 def _context(request: HttpRequest, title: str) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from games.models import HandAction
 from history.models import HandRecord, HandRecordSeat
 from integrity.figures import HandFigures, hand_figures
 from integrity.models import PairSignal, PairTable, PlayerSignal, SignalCursor
-from integrity.selectors import MIN_HANDS, Z_FLAG
+from integrity.selectors import MIN_HANDS, Z_FLAG, Z_INFO
 from integrity.services.cases import cases_open_for_flags, cases_open_for_welcome
 
 CURSOR = "signals"
@@ -59,7 +59,7 @@ def pair_flags(pair: PairSignal) -> list[str]:
         flags.append(PairSignal.Flag.FLOW)
     if pair.hands >= MIN_HANDS and abs(z(pair.gift_net, pair.gift_sq)) >= Z_FLAG:
         flags.append(PairSignal.Flag.GIFT)
-    if pair.info_hands >= MIN_HANDS and z(pair.info_net, pair.info_sq) >= Z_FLAG:
+    if pair.info_hands >= MIN_HANDS and z(pair.info_net, pair.info_sq) >= Z_INFO:
         flags.append(PairSignal.Flag.INFO)
     if pair.tables_at_once >= settings.INTEGRITY_TABLES_AT_ONCE:
         flags.append(PairSignal.Flag.TABLES)
