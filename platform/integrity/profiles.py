@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from integrity.models import Case, PairSignal, PlayerSignal
-from integrity.selectors import MIN_HANDS, Pair, PlayerRow
+from integrity.selectors import Pair, PlayerRow
 from responsible.selectors import limit_history, limits_current, table_loss
 
 
@@ -42,9 +42,9 @@ class StoredPair:
 
 
 def pair_signals_stored(*, limit: int = 500) -> list[Pair]:
-    """The stored pairs with at least MIN_HANDS hands, flagged first, as the pairs page lists them."""
-    rows = (PairSignal.objects.filter(hands__gte=MIN_HANDS).select_related("a", "b")
-            .order_by("flagged_at", "-hands")[:limit])
+    """The stored pairs, those with the most hands first, ordered as the pairs page lists them
+    (flagged first)."""
+    rows = PairSignal.objects.select_related("a", "b").order_by("-hands", "a_id", "b_id")[:limit]
     pairs = [Pair(p.a_id, p.b_id, p.a.username, p.b.username, p.hands, p.flow_net, p.flow_sq) for p in rows]
     pairs.sort(key=lambda p: (not p.flagged, -abs(p.z), -p.hands))
     return pairs

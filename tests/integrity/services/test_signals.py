@@ -26,7 +26,7 @@ def _seated(names: list[str], game: str = "thirteen", mode: str = "") -> tuple[A
     table = table_at(game, mode)
     users = [funded_user(n, 100_000_000) for n in names]
     for u in users:
-        seating.seat_join(table_id=table.pk, user=u, buy_in=table.stake_level.min_buy_in * 20,
+        seating.seat_join(table_id=table.pk, user=u, buy_in=table.stake_level.min_buy_in * 200,
                           request_id=f"join-{u.username}")
     return table, users
 
@@ -62,8 +62,10 @@ def test_a_batch_takes_each_record_in_once_and_waits_for_the_lag() -> None:
     assert signals_update(limit=2, settled_before=timezone.now() + LATER) == 2
     assert _update() == 1 and _update() == 0
     [pair] = PairSignal.objects.all()
-    coins = dict(HandRecordSeat.objects.filter(user=pair.a).values_list("record_id", "coins"))
-    assert pair.hands == 3 and pair.flow_net == sum(coins.values())  # two seats: the flow is what one lost
+    a_coins = dict(HandRecordSeat.objects.filter(user=pair.a).values_list("record_id", "coins"))
+    b_coins = dict(HandRecordSeat.objects.filter(user=pair.b).values_list("record_id", "coins"))
+    lost = [-b_coins[r] if b_coins[r] < 0 else min(a_coins[r], 0) for r in a_coins]
+    assert pair.hands == 3 and pair.flow_net == sum(lost)  # two seats: each hand's flow is what the loser lost
     assert sum(p.coins for p in PlayerSignal.objects.all()) + sum(
         p.commission for p in PlayerSignal.objects.all()) == 0
 
