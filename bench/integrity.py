@@ -290,7 +290,8 @@ def honest_run(hands: int, seed: int) -> tuple[int, dict[tuple[int, int], list[s
                                 ("info", "info_net", "info_sq", 1)):
         zs = sorted(abs(z) if sign < 0 else z for p in judged
                     if (z := getattr(p, net) / getattr(p, sq) ** 0.5 if getattr(p, sq) else 0.0) is not None)
-        print(f"  {name}: largest {'|z|' if sign < 0 else 'z'} {zs[-1]:.2f}, median {zs[len(zs) // 2]:.2f}")
+        if zs:
+            print(f"  {name}: largest {'|z|' if sign < 0 else 'z'} {zs[-1]:.2f}, median {zs[len(zs) // 2]:.2f}")
     return played, flagged(run), len(judged)
 
 

@@ -21,6 +21,7 @@ from config.patches.redis_parsers import PubSubParser
 from config.redis_driver import driver_info
 from config.settings.budgets import *  # noqa: F403 - EXPORTS_*, HEALTHZ_*, the signed-out sockets' limits
 from config.settings.budgets import exports_database
+from config.settings.integrity import *  # noqa: F403 - GRANT_FLOW_*, INTEGRITY_*: the integrity signals
 
 # Django classes that are generic in the type stubs only (ModelAdmin, ModelForm, the class-based
 # views) accept type arguments at run time too: ``admin.ModelAdmin[Entry]``. No builtins are added.
@@ -262,25 +263,6 @@ LINK_ADDRESS_DAYS = env.int("LINK_ADDRESS_DAYS", default=30)
 BROWSER_COOKIE_NAME = "ct_browser"
 BROWSER_COOKIE_DAYS = 3650
 
-# Welcome coins passed on (integrity.services, docs/INTEGRITY.md "Welcome coins passed on"): an
-# account younger than GRANT_FLOW_ACCOUNT_DAYS that was given welcome coins is grant-funded;
-# a player is flagged once, within GRANT_FLOW_WINDOW_DAYS, at least GRANT_FLOW_HANDS hands with
-# grant-funded players brought them GRANT_FLOW_MIN_COINS net (minor units) and that net is at
-# least GRANT_FLOW_ONE_SIDED_PERCENT of the coins that moved between them either way.
-GRANT_FLOW_ACCOUNT_DAYS = env.int("GRANT_FLOW_ACCOUNT_DAYS", default=7)
-GRANT_FLOW_WINDOW_DAYS = env.int("GRANT_FLOW_WINDOW_DAYS", default=7)
-GRANT_FLOW_HANDS = env.int("GRANT_FLOW_HANDS", default=15)
-GRANT_FLOW_MIN_COINS = env.int("GRANT_FLOW_MIN_COINS", default=50_000)
-GRANT_FLOW_ONE_SIDED_PERCENT = env.int("GRANT_FLOW_ONE_SIDED_PERCENT", default=80)
-# The stored signals (integrity/services/signals.py): a batch of at most INTEGRITY_SIGNALS_BATCH
-# records every INTEGRITY_SIGNALS_EVERY seconds, each settled at least INTEGRITY_SIGNALS_LAG
-# seconds before; a pair is flagged for tables at once when it sat in hands together at
-# INTEGRITY_TABLES_AT_ONCE tables within INTEGRITY_AT_ONCE_SECONDS of each other.
-INTEGRITY_SIGNALS_EVERY = env.float("INTEGRITY_SIGNALS_EVERY", default=10.0)
-INTEGRITY_SIGNALS_LAG = env.int("INTEGRITY_SIGNALS_LAG", default=5)
-INTEGRITY_SIGNALS_BATCH = env.int("INTEGRITY_SIGNALS_BATCH", default=500)
-INTEGRITY_TABLES_AT_ONCE = env.int("INTEGRITY_TABLES_AT_ONCE", default=2)
-INTEGRITY_AT_ONCE_SECONDS = env.int("INTEGRITY_AT_ONCE_SECONDS", default=300)
 
 # Group names of the roles (accounts.roles).
 AUDITORS_GROUP = "auditors"
@@ -393,8 +375,8 @@ CELERY_BEAT_SCHEDULE["games-sweep"] = {
 }
 CELERY_TASK_ROUTES["integrity.signals_update"] = {"queue": GAMES_SWEEP_QUEUE}
 CELERY_BEAT_SCHEDULE["integrity-signals"] = {
-    "task": "integrity.signals_update", "schedule": INTEGRITY_SIGNALS_EVERY,
-    "options": {"expires": INTEGRITY_SIGNALS_EVERY},
+    "task": "integrity.signals_update", "schedule": INTEGRITY_SIGNALS_EVERY,  # noqa: F405
+    "options": {"expires": INTEGRITY_SIGNALS_EVERY},  # noqa: F405
 }
 # The lobby's coalesced feed (games/lobby.py): the tables changed in the last second, at once.
 GAMES_LOBBY_EVERY = env.float("GAMES_LOBBY_EVERY", default=1.0)
