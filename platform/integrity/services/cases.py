@@ -161,6 +161,10 @@ def _open_case(case_id: int, user: User | None) -> Case:
     return case
 
 
+def _case_reason(case: Case, reason: str) -> str:
+    return _("Case #%(case)s: %(reason)s") % {"case": case.pk, "reason": reason}
+
+
 def _done(request_key: str) -> CaseAction | None:
     return CaseAction.objects.filter(request_key=request_key).first()
 
@@ -173,7 +177,7 @@ def case_ban(*, case_id: int, actor: User, user: User, reason: str, request_key:
     if (done := _done(key)) is not None:
         return done
     case = _open_case(case_id, user)
-    act = staff_ban(actor=actor, user=user, reason=f"{_('Case')} #{case.pk}: {reason}", request_key=f"case:{key}")
+    act = staff_ban(actor=actor, user=user, reason=_case_reason(case, reason), request_key=f"case:{key}")
     return CaseAction.objects.create(case=case, kind=CaseAction.Kind.BAN, actor=actor, reason=reason,
                                      target_user=user, staff_action=act, request_key=key)
 
@@ -186,7 +190,7 @@ def case_void(*, case_id: int, actor: User, table_id: int, reason: str, request_
     if (done := _done(key)) is not None:
         return done
     case = _open_case(case_id, None)
-    act = staff_table_correct(actor=actor, table_id=table_id, reason=f"{_('Case')} #{case.pk}: {reason}",
+    act = staff_table_correct(actor=actor, table_id=table_id, reason=_case_reason(case, reason),
                               request_key=f"case:{key}")
     return CaseAction.objects.create(case=case, kind=CaseAction.Kind.VOID, actor=actor, reason=reason,
                                      target_table_id=table_id, staff_action=act, request_key=key)
@@ -207,7 +211,7 @@ def case_confiscate(*, case_id: int, actor: User, user: User, amount: int, reaso
     if (done := _done(key)) is not None:
         return done
     case = _open_case(case_id, user)
-    txn = wallet.wallet_adjust(user=user, amount=-amount, reason=f"{_('Case')} #{case.pk}: {reason}",
+    txn = wallet.wallet_adjust(user=user, amount=-amount, reason=_case_reason(case, reason),
                                idempotency_key=f"case-confiscate:{request_key}", actor=actor,
                                reference=f"case:{case.pk}")
     return CaseAction.objects.create(case=case, kind=CaseAction.Kind.CONFISCATE, actor=actor, reason=reason,
