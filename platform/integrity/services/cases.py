@@ -214,5 +214,6 @@ def case_confiscate(*, case_id: int, actor: User, user: User, amount: int, reaso
     txn = wallet.wallet_adjust(user=user, amount=-amount, reason=_case_reason(case, reason),
                                idempotency_key=f"case-confiscate:{request_key}", actor=actor,
                                reference=f"case:{case.pk}")
+    # The staff trail's one service (operations) records this act too, linking ``txn``, where it exists.
     return CaseAction.objects.create(case=case, kind=CaseAction.Kind.CONFISCATE, actor=actor, reason=reason,
                                      target_user=user, amount=amount, ledger_transaction=txn, request_key=key)
