@@ -45,7 +45,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypedDict, runtime_checkable
 
-from games.engine import defaults
+from games.engine import defaults, flows
 from games.engine.labels import gettext_noop
 
 if TYPE_CHECKING:
@@ -208,6 +208,20 @@ class GameEngine(ABC):
         default ``banker``, a house-banked table's result; the trio's ``penalty``), so
         ``sum(coins) + sum(lines) == 0``; zero lines are left out."""
         return defaults.house_lines_split(result, rest="banker")
+
+    # -- the integrity signals (docs/INTEGRITY.md) ---------------------------------------------
+    def pair_flows(self, rec: Record, coins: Sequence[int]) -> list[tuple[int, int, int]]:
+        """``(payer seat, receiver seat, coins)`` that moved between seats of the recorded hand
+        had its seats' coins been ``coins`` (the result's, or a re-score's): by default the
+        seats' coins netted (:func:`games.engine.flows.netted_flows`)."""
+        return flows.netted_flows(coins)
+
+    def seat_worth(self, rec: Record, seat: int) -> list[int] | None:
+        """Every seat's coins had ``seat`` played the solver's best arrangement of its own cards,
+        the others as they played: what its own cards were worth, against which its result
+        shows play above or below them. None where a game has no such choice to value, or the
+        record cannot be re-scored (a penalty, a void)."""
+        return None
 
     # -- sets and presence: games that bind players beyond one hand (the trio) ---------------
     def carry_for(self, saved: Mapping[str, Any] | None, players: Sequence[int]) -> dict[str, Any] | None:

@@ -34,6 +34,9 @@ AUDITOR_VIEW_MODELS: tuple[str, ...] = (
     "operations.staffaction",
     "operations.approvalrequest",
     "responsible.limitchange",
+    "integrity.case",
+    "integrity.casenote",
+    "integrity.caseaction",
 )
 
 

@@ -39,6 +39,9 @@ from tables.models import StakeLevel
 MIN_HANDS = 30
 #: |z| from which a pair is flagged (two-sided normal tail about 6e-5).
 Z_FLAG = 4.0
+#: z from which a pair's play above its cards against the other seats is flagged (one-sided: honest
+#: play is at best its cards' worth; docs/INTEGRITY.md "Measured").
+Z_INFO = 3.0
 #: A player's foul or auto-play count this many standard deviations above the level's rate is marked.
 Z_PLAYER = 4.0
 

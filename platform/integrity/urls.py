@@ -12,4 +12,5 @@ urlpatterns = [
     path("welcome-coins/", admin.site.admin_view(views.grant_flows_view), name="grant_flows"),
     path("players/", admin.site.admin_view(views.players_view), name="players"),
     path("pairs/<id:a>/<id:b>/", admin.site.admin_view(views.pair_view), name="pair"),
+    path("player/<id:user_id>/", admin.site.admin_view(views.player_view), name="player"),
 ]

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.roles import is_auditor
-from integrity import selectors
+from integrity import profiles, selectors
 
 PERIODS = (7, 30, 90, 365)
 #: The longest period a page may ask for (a hundred years): ``?days=`` past it means all of it.
@@ -34,9 +34,10 @@ def period_days(raw: str) -> int | None:
 
 
 def may_see_integrity(user: Any) -> bool:
-    """Active staff who are superusers, auditors, or may view hand records."""
+    """Active staff who are superusers, auditors, or may view hand records or cases."""
     return bool(user.is_active and user.is_staff and (
-        user.is_superuser or is_auditor(user) or user.has_perm("history.view_handrecord")))
+        user.is_superuser or is_auditor(user) or user.has_perm("history.view_handrecord")
+        or user.has_perm("integrity.view_case")))
 
 
 def _context(request: HttpRequest, title: str) -> dict[str, Any]:
@@ -49,13 +50,16 @@ def _context(request: HttpRequest, title: str) -> dict[str, Any]:
 
 def pairs_view(request: HttpRequest) -> HttpResponse:
     context = _context(request, _("Integrity: pairs of players"))
-    context["pairs"] = selectors.pair_signals(days=context["days"])
+    days = context["days"]
+    context["pairs"] = selectors.pair_signals(days=days) if days else profiles.pair_signals_stored()
+    context["flagged"] = profiles.pair_flagged_stored()
     return TemplateResponse(request, "admin/integrity/pairs.html", context)
 
 
 def players_view(request: HttpRequest) -> HttpResponse:
     context = _context(request, _("Integrity: fouls and automatic play"))
-    context["players"] = selectors.player_signals(days=context["days"])
+    days = context["days"]
+    context["players"] = selectors.player_signals(days=days) if days else profiles.player_signals_stored()
     return TemplateResponse(request, "admin/integrity/players.html", context)
 
 
@@ -73,3 +77,12 @@ def pair_view(request: HttpRequest, a: int, b: int) -> HttpResponse:
         raise PermissionDenied
     context.update(a_name=users[a], b_name=users[b], hands=selectors.pair_hands(a=a, b=b, days=context["days"]))
     return TemplateResponse(request, "admin/integrity/pair.html", context)
+
+
+def player_view(request: HttpRequest, user_id: int) -> HttpResponse:
+    context = _context(request, _("Integrity: a player"))
+    player = User.objects.filter(pk=user_id).first()
+    if player is None:
+        raise PermissionDenied
+    context.update(player=player, **profiles.player_profile(user=player))
+    return TemplateResponse(request, "admin/integrity/player.html", context)

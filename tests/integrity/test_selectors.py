@@ -4,12 +4,14 @@ dumping pair flagged, honest play not, and who may see the pages."""
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import Group
 from django.urls import reverse
+from django.utils import timezone
 
 from games.adapters import engine
 from games.engine.cards import cards_str
@@ -18,6 +20,7 @@ from games.services import seating
 from games.services.hands import hand_act, hand_start_if_ready
 from history.models import HandRecordSeat
 from integrity import selectors
+from integrity.services.signals import signals_update
 from tests.factories import funded_user, table_at
 
 
@@ -130,6 +133,7 @@ def people(db: Any) -> dict[str, Any]:
 def test_only_auditors_and_staff_see_the_integrity_pages(client: Any, people: dict[str, Any], page: str) -> None:
     table, users = _table(["p1", "p2"])
     _play(table, users, 1)
+    signals_update(settled_before=timezone.now() + timedelta(hours=1))  # what the beat runs
     url = reverse(page)
     assert client.get(url).status_code == 302  # anonymous: the admin's log-in
     client.force_login(people["player"])

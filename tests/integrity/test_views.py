@@ -21,5 +21,6 @@ def test_a_period_is_a_positive_number_of_days_clamped_to_a_century(raw: str, da
 def test_every_integrity_page_answers_a_huge_negative_or_wordy_period(raw: str) -> None:
     client = Client(raise_request_exception=False)
     client.force_login(funded_user("auditor", 1, is_staff=True, is_superuser=True))
-    for page in ("/admin/integrity/", "/admin/integrity/players/", "/admin/integrity/pairs/1/2/"):
+    for page in ("/admin/integrity/", "/admin/integrity/players/", "/admin/integrity/pairs/1/2/",
+                 "/admin/integrity/player/1/"):
         assert client.get(page, {"days": raw}).status_code in (200, 403), page

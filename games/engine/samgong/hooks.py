@@ -13,12 +13,13 @@ shown (docs/RULES.md section 3).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine import flows
 from games.engine.labels import gettext_noop
 from games.engine.protocol import StakeTerms
-from games.engine.samgong.rules import resolve_rules
+from games.engine.samgong.rules import BANKER_MODES, resolve_rules
 
 #: The text export's variant code of each mode.
 VARIANTS = {"all_compare": "SG-AC", "banker_bid": "SG-BB", "banker_rotate": "SG-BR", "pairwise": "SG-PW",
@@ -57,3 +58,14 @@ def table_lines(rec: Mapping[str, Any]) -> list[str]:
 def seat_roles(rec: Mapping[str, Any], seat: int) -> list[str]:
     """The banker (莊) of the banker modes."""
     return [gettext_noop("banker")] if rec.get("banker") == seat else []
+
+
+def pair_flows(rec: Mapping[str, Any], coins: Sequence[int]) -> list[tuple[int, int, int]]:
+    """Coins between seats (docs/INTEGRITY.md): at a house table players never pay one another;
+    in the banker modes each player's result moved between them and the banker only; in 通比
+    and 两两比牌 the seats' coins netted."""
+    if rec["mode"] == "house":
+        return []
+    if rec["mode"] in BANKER_MODES and rec.get("banker") is not None:
+        return flows.banker_flows(coins, banker=int(rec["banker"]))
+    return flows.netted_flows(coins)

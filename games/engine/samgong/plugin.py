@@ -76,6 +76,7 @@ class SamGong(GameEngine):
     text_variant = staticmethod(hooks.text_variant)
     table_lines = staticmethod(hooks.table_lines)
     seat_roles = staticmethod(hooks.seat_roles)
+    pair_flows = staticmethod(hooks.pair_flows)
     move_terms = replay.move_terms
     showdown = staticmethod(replay.showdown)
 

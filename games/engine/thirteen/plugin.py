@@ -17,6 +17,7 @@ import games.engine.thirteen.replay as replay
 import games.engine.thirteen.requests as requests
 import games.engine.thirteen.sheet as sheet
 import games.engine.thirteen.view as seen
+import games.engine.thirteen.worth as worth
 from games.engine.labels import gettext_noop
 from games.engine.protocol import GameEngine
 
@@ -59,6 +60,7 @@ class Thirteen(GameEngine):
     text_variant = staticmethod(hooks.text_variant)
     seat_roles = staticmethod(hooks.seat_roles)
     showdown = staticmethod(replay.showdown)
+    seat_worth = staticmethod(worth.seat_worth)
 
     # the command-line interface's requests (games/engine/cli.py), not part of the contract
     score_request = staticmethod(requests.score_request)

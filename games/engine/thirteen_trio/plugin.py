@@ -19,6 +19,7 @@ import games.engine.thirteen_trio.requests as requests
 import games.engine.thirteen_trio.rules as rules
 import games.engine.thirteen_trio.sheet as sheet
 import games.engine.thirteen_trio.view as seen
+import games.engine.thirteen_trio.worth as worth
 from games.engine.labels import gettext_noop
 from games.engine.protocol import GameEngine
 
@@ -76,6 +77,7 @@ class ThirteenTrio(GameEngine):
     seat_commissions = staticmethod(hooks.seat_commissions)
     seat_roles = staticmethod(hooks.seat_roles)
     showdown = staticmethod(replay.showdown)
+    seat_worth = staticmethod(worth.seat_worth)
 
     # the command-line interface's requests (games/engine/cli.py), not part of the contract
     score_request = staticmethod(requests.score_request)

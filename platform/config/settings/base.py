@@ -18,6 +18,7 @@ from csp.constants import NONE, SELF, UNSAFE_INLINE
 
 from config.settings.budgets import *  # noqa: F403 - EXPORTS_*, HEALTHZ_*, the signed-out sockets' limits
 from config.settings.budgets import exports_database
+from config.settings.integrity import *  # noqa: F403 - GRANT_FLOW_*, INTEGRITY_*: the integrity signals
 from kernel.logs import ROUTINE_LOGGERS
 from kernel.patches.redis_parsers import PubSubParser
 from kernel.redis_driver import driver_info
@@ -213,7 +214,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "options": {"expires": HEALTHZ_HEARTBEAT_EVERY},  # noqa: F405
     },
 }
-CELERY_IMPORTS = ("config.tasks", "games.tasks", "operations.tasks")
+CELERY_IMPORTS = ("config.tasks", "games.tasks", "operations.tasks", "integrity.tasks")
 
 # --- The garbage collector (kernel/gc_tuning.py) ------------------------------------------
 GC_FREEZE = env.bool("GC_FREEZE", default=True)
@@ -268,16 +269,6 @@ LINK_ADDRESS_DAYS = env.int("LINK_ADDRESS_DAYS", default=30)
 BROWSER_COOKIE_NAME = "ct_browser"
 BROWSER_COOKIE_DAYS = 3650
 
-# Welcome coins passed on (integrity.services, docs/INTEGRITY.md "Welcome coins passed on"): an
-# account younger than GRANT_FLOW_ACCOUNT_DAYS that was given welcome coins is grant-funded;
-# a player is flagged once, within GRANT_FLOW_WINDOW_DAYS, at least GRANT_FLOW_HANDS hands with
-# grant-funded players brought them GRANT_FLOW_MIN_COINS net (minor units) and that net is at
-# least GRANT_FLOW_ONE_SIDED_PERCENT of the coins that moved between them either way.
-GRANT_FLOW_ACCOUNT_DAYS = env.int("GRANT_FLOW_ACCOUNT_DAYS", default=7)
-GRANT_FLOW_WINDOW_DAYS = env.int("GRANT_FLOW_WINDOW_DAYS", default=7)
-GRANT_FLOW_HANDS = env.int("GRANT_FLOW_HANDS", default=15)
-GRANT_FLOW_MIN_COINS = env.int("GRANT_FLOW_MIN_COINS", default=50_000)
-GRANT_FLOW_ONE_SIDED_PERCENT = env.int("GRANT_FLOW_ONE_SIDED_PERCENT", default=80)
 
 # Group names of the roles (accounts.roles). Staff and auditors hold a seat only in PLAYERS_GROUP.
 AUDITORS_GROUP = "auditors"
@@ -379,6 +370,11 @@ from config.settings.play import GAMES_SWEEP_EVERY, GAMES_SWEEP_QUEUE  # noqa: E
 CELERY_TASK_ROUTES = {"games.sweep": {"queue": GAMES_SWEEP_QUEUE}, "games.lobby_publish": {"queue": GAMES_SWEEP_QUEUE}}
 CELERY_BEAT_SCHEDULE["games-sweep"] = {
     "task": "games.sweep", "schedule": GAMES_SWEEP_EVERY, "options": {"expires": 2 * GAMES_SWEEP_EVERY},
+}
+CELERY_TASK_ROUTES["integrity.signals_update"] = {"queue": GAMES_SWEEP_QUEUE}
+CELERY_BEAT_SCHEDULE["integrity-signals"] = {
+    "task": "integrity.signals_update", "schedule": INTEGRITY_SIGNALS_EVERY,  # noqa: F405
+    "options": {"expires": INTEGRITY_SIGNALS_EVERY},  # noqa: F405
 }
 # The lobby's coalesced feed (games/lobby.py): the tables changed in the last second, at once.
 GAMES_LOBBY_EVERY = env.float("GAMES_LOBBY_EVERY", default=1.0)

@@ -1,0 +1,214 @@
+"""The stored signals brought up to date from the hand records (docs/INTEGRITY.md "Stored as hands
+settle"): a batch takes in the records settled since the last one, in record order, adds each
+hand's figures (``integrity.figures``) to its pairs and players, judges the pairs it touched and
+opens a case for each new flag (``integrity.services.cases``).
+
+It runs outside live play: the beat sends ``integrity.signals_update`` every
+``INTEGRITY_SIGNALS_EVERY`` seconds, and a batch takes records settled at least
+``INTEGRITY_SIGNALS_LAG`` seconds ago, so a settlement that committed a little after a later one
+is not skipped. A live action runs no statement of it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.adapters import engine
+from games.models import HandAction
+from history.models import HandRecord, HandRecordSeat
+from integrity.figures import HandFigures, hand_figures
+from integrity.models import PairSignal, PairTable, PlayerSignal, SignalCursor
+from integrity.selectors import MIN_HANDS, Z_FLAG, Z_INFO
+from integrity.services.cases import cases_open_for_flags, cases_open_for_welcome
+
+CURSOR = "signals"
+
+
+@dataclass
+class Tally:
+    """The stored rows a batch adds to, in memory (also what the benchmark plays into)."""
+
+    pairs: dict[tuple[int, int], PairSignal] = field(default_factory=dict)
+    tables: dict[tuple[int, int, int], PairTable] = field(default_factory=dict)
+    players: dict[tuple[int, int], PlayerSignal] = field(default_factory=dict)
+    new_pairs: set[tuple[int, int]] = field(default_factory=set)
+    new_tables: set[tuple[int, int, int]] = field(default_factory=set)
+    new_players: set[tuple[int, int]] = field(default_factory=set)
+    flagged_hand: dict[tuple[int, int], int] = field(default_factory=dict)
+    #: Per record: its ``(seat, user)``; the ``(hand, seat)`` that had an automatic move.
+    seats: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    autos: set[tuple[int, int]] = field(default_factory=set)
+
+
+def pair_flags(pair: PairSignal) -> list[str]:
+    """The flags a pair's figures raise (docs/INTEGRITY.md "Flags")."""
+    def z(net: int, sq: int) -> float:
+        return net / math.sqrt(sq) if sq else 0.0
+
+    flags = []
+    if pair.hands >= MIN_HANDS and abs(z(pair.flow_net, pair.flow_sq)) >= Z_FLAG:
+        flags.append(PairSignal.Flag.FLOW)
+    if pair.hands >= MIN_HANDS and abs(z(pair.gift_net, pair.gift_sq)) >= Z_FLAG:
+        flags.append(PairSignal.Flag.GIFT)
+    if pair.info_hands >= MIN_HANDS and z(pair.info_net, pair.info_sq) >= Z_INFO:
+        flags.append(PairSignal.Flag.INFO)
+    if pair.tables_at_once >= settings.INTEGRITY_TABLES_AT_ONCE:
+        flags.append(PairSignal.Flag.TABLES)
+    return [str(f) for f in flags]
+
+
+def signals_update(*, limit: int | None = None, settled_before: datetime | None = None) -> int:
+    """Take in up to ``limit`` records (``INTEGRITY_SIGNALS_BATCH``) settled before
+    ``settled_before`` (now less ``INTEGRITY_SIGNALS_LAG``); how many were taken in.
+
+    1. The cursor row is locked: two batches never take in the same records.
+    2. The records after it are read with their seats and automatic moves (three statements).
+    3. The figures are added to the pairs, pair tables and players in memory, written in bulk.
+    4. Every pair whose flags grew is judged and gets a case; the cursor moves past the batch.
+    """
+    limit = limit or settings.INTEGRITY_SIGNALS_BATCH
+    if settled_before is None:
+        settled_before = timezone.now() - timedelta(seconds=settings.INTEGRITY_SIGNALS_LAG)
+    with transaction.atomic():
+        SignalCursor.objects.get_or_create(name=CURSOR)
+        cursor = SignalCursor.objects.select_for_update().get(name=CURSOR)
+        records = list(HandRecord.objects.filter(pk__gt=cursor.record_id, finished_at__lt=settled_before)
+                       .order_by("pk").only("pk", "hand_id", "table_id", "stake_level_id", "game", "canonical",
+                                            "finished_at")[:limit])
+        if not records:
+            return 0
+        batch = _batch_load(records)
+        for record in records:
+            tally_take_in(batch, record)
+        _batch_save(batch)
+        _judge(batch)
+        cursor.record_id = records[-1].pk
+        cursor.updated_at = timezone.now()
+        cursor.save(update_fields=["record_id", "updated_at"])
+    return len(records)
+
+
+def _batch_load(records: list[HandRecord]) -> Tally:
+    """The seats and automatic moves of the records, and the stored rows they will add to."""
+    seats: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for record_id, seat, user in HandRecordSeat.objects.filter(record__in=records).values_list(
+            "record_id", "seat", "user_id"):
+        seats[record_id].append((seat, user))
+    autos = {(hand, seat) for hand, seat in HandAction.objects.filter(
+        hand_id__in=[r.hand_id for r in records], auto=True).values_list("hand_id", "seat") if seat is not None}
+    batch = Tally(seats=dict(seats), autos=autos)
+    users = {u for rows in seats.values() for _s, u in rows}
+    for pair in PairSignal.objects.filter(a_id__in=users, b_id__in=users):
+        batch.pairs[(pair.a_id, pair.b_id)] = pair
+    for row in PairTable.objects.filter(a_id__in=users, b_id__in=users):
+        batch.tables[(row.a_id, row.b_id, row.table_id)] = row
+    levels = {r.stake_level_id for r in records}
+    for player in PlayerSignal.objects.filter(user_id__in=users, stake_level_id__in=levels):
+        batch.players[(player.user_id, player.stake_level_id)] = player
+    return batch
+
+
+def tally_take_in(batch: Tally, record: Any) -> None:
+    rows = sorted(batch.seats.get(record.pk, []))
+    user_of = dict(rows)
+    order = [(sa, sb) for sa, ua in rows for sb, ub in rows if ua < ub]
+    figures = hand_figures(engine(record.game), record.body, order)
+    at = record.finished_at
+    for seat, user in rows:
+        _player_add(batch, user, record, seat, figures)
+    for (sa, sb), hand in figures.pairs.items():
+        key = (user_of[sa], user_of[sb])
+        pair = batch.pairs.get(key)
+        if pair is None:
+            pair = batch.pairs[key] = PairSignal(a_id=key[0], b_id=key[1], first_at=at, last_at=at)
+            batch.new_pairs.add(key)
+        pair.hands += 1
+        pair.flow_net += hand.flow
+        pair.flow_sq += hand.flow * hand.flow
+        if hand.gift is not None:
+            pair.gift_net += hand.gift
+            pair.gift_sq += hand.gift * hand.gift
+        if hand.info is not None:
+            pair.info_hands += 1
+            pair.info_net += hand.info
+            pair.info_sq += hand.info * hand.info
+        pair.last_at = at
+        pair.tables_at_once = max(pair.tables_at_once, _tables_at_once(batch, key, record.table_id, at))
+        if set(pair_flags(pair)) - set(pair.flags):
+            batch.flagged_hand[key] = record.hand_id
+
+
+def _tables_at_once(batch: Tally, key: tuple[int, int], table_id: int, at: datetime) -> int:
+    """Record the pair's hand at the table; at how many tables they are playing together at
+    once: this one, and each other one where they played a hand together since they first sat
+    together here, within ``INTEGRITY_AT_ONCE_SECONDS`` (moving together from one table to
+    another is not two at once)."""
+    tkey = (*key, table_id)
+    row = batch.tables.get(tkey)
+    if row is None:
+        row = batch.tables[tkey] = PairTable(a_id=key[0], b_id=key[1], table_id=table_id, first_at=at, last_at=at)
+        batch.new_tables.add(tkey)
+    row.hands += 1
+    row.last_at = max(row.last_at, at)
+    since = max(at - timedelta(seconds=settings.INTEGRITY_AT_ONCE_SECONDS), row.first_at)
+    return sum(1 for (a, b, _t), other in batch.tables.items() if (a, b) == key and other.last_at >= since)
+
+
+def _player_add(batch: Tally, user: int, record: Any, seat: int, figures: HandFigures) -> None:
+    coins, fouled, play = figures.coins[seat], figures.fouled[seat], figures.play[seat]
+    key = (user, record.stake_level_id)
+    player = batch.players.get(key)
+    if player is None:
+        player = batch.players[key] = PlayerSignal(user_id=user, stake_level_id=record.stake_level_id)
+        batch.new_players.add(key)
+    player.hands += 1
+    player.fouls += int(fouled)
+    player.autos += int((record.hand_id, seat) in batch.autos)
+    player.coins += coins
+    player.commission += figures.commissions[seat]
+    if play is not None:
+        player.worth_hands += 1
+        player.play_net += play
+        player.play_sq += play * play
+
+
+def _save(model: Any, rows: dict[Any, Any], new: set[Any], fields: Iterable[str]) -> None:
+    model.objects.bulk_create([row for key, row in rows.items() if key in new])
+    old = [row for key, row in rows.items() if key not in new]
+    if old:
+        model.objects.bulk_update(old, list(fields), batch_size=500)
+
+
+def _batch_save(batch: Tally) -> None:
+    _save(PairSignal, batch.pairs, batch.new_pairs,
+          ("hands", "flow_net", "flow_sq", "gift_net", "gift_sq", "info_hands", "info_net", "info_sq",
+           "tables_at_once", "last_at"))
+    _save(PairTable, batch.tables, batch.new_tables, ("hands", "last_at"))
+    _save(PlayerSignal, batch.players, batch.new_players,
+          ("hands", "fouls", "autos", "coins", "commission", "worth_hands", "play_net", "play_sq"))
+
+
+def _judge(batch: Tally) -> None:
+    """Pairs whose flags changed in the batch: store the flags, open a case for new ones."""
+    now = timezone.now()
+    grown = []
+    for key, hand_id in batch.flagged_hand.items():
+        pair = PairSignal.objects.get(a_id=key[0], b_id=key[1])
+        flags = pair_flags(pair)
+        if set(flags) - set(pair.flags):
+            grown.append(pair)
+        pair.flags = sorted(set(pair.flags) | set(flags))
+        if pair.flagged_at is None and flags:
+            pair.flagged_at, pair.flagged_hand_id = now, hand_id
+        pair.save(update_fields=["flags", "flagged_at", "flagged_hand_id"])
+    cases_open_for_flags(pairs=grown)
+    cases_open_for_welcome()
