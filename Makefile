@@ -7,6 +7,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed-stamp
 DEV_STAMP := $(VENV)/.installed-dev-stamp
+# pytest-xdist workers of each test run: one per core of a 2-core machine. Each has its own test
+# database and Redis database (config/settings/test.py).
+TEST_WORKERS ?= 2
 
 .PHONY: run test test-steps setup venv dev migrate demo static serve worker beat bench lint typecheck imports test-browser test-sqlite clean
 
@@ -60,21 +63,21 @@ test-steps: dev migrate
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	PYTHONPATH=platform $(VENV)/bin/lint-imports
-	$(VENV)/bin/pytest -m "not browser" ; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 1; fi; exit $$rc
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) -m "not browser" ; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 1; fi; exit $$rc
 	if [ -n "$$DATABASE_URL" ]; then $(MAKE) test-sqlite; fi
 	$(MAKE) test-browser
 
 # The embedded mode's SQLite, when the run above was on PostgreSQL: the modules whose SQL differs
 # by database (the ledger, settlement, history, integrity, operators' figures, the live store).
 test-sqlite: dev
-	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL $(VENV)/bin/pytest -m "not browser" \
+	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL $(VENV)/bin/pytest -n $(TEST_WORKERS) -m "not browser" \
 	  tests/wallet tests/history tests/integrity tests/operations tests/tables tests/games/live tests/kernel/test_rows.py
 
 # Browser tests (Chromium + Playwright) in their own run; scripts/ci_system_packages.sh installs
 # Chromium and the CJK font. Screenshots of every table page land in artifacts/.
 test-browser: dev
 	bash scripts/ci_system_packages.sh
-	$(VENV)/bin/pytest -m browser tests/browser ; rc=$$?; if [ $$rc -eq 5 ]; then echo "no browser tests collected"; exit 1; fi; exit $$rc
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) -m browser tests/browser ; rc=$$?; if [ $$rc -eq 5 ]; then echo "no browser tests collected"; exit 1; fi; exit $$rc
 
 lint: dev
 	$(VENV)/bin/ruff check .

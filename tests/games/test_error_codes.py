@@ -32,8 +32,9 @@ CLASSES = {"PlayError": "refused", "TableFull": "table_full", "NotSeated": "not_
            "RateLimited": "rate_limited", "TalkRefused": "bad_message", "TalkTooFast": "rate_limited",
            "LimitRefused": "loss_limit", "BadMessage": "bad_message", "RoomError": "room_refused"}
 MESSAGES = [(code, msgid) for code, msgids in ERRORS.items() for msgid in msgids]
-#: Codes only the lobby's socket sends: the lobby shows no refusal of its own.
-LOBBY_ONLY = frozenset({"read_only"})
+#: Codes the table's socket never sends (the lobby's socket, the rooms' pages), so the table page
+#: has no words of its own for them.
+LOBBY_ONLY = frozenset({"read_only", "no_room", "room_removed", "no_level", "too_many_rooms"})
 
 
 def render(msgid: str, language: str) -> str:
