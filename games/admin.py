@@ -15,10 +15,13 @@ from typing import Any
 from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.adapters import engine
+from games.engine.registry import engine_for
 from games.models import Hand, HandAction, Repair
+from history.admin import GameFilter
 from kernel.admin import ReadOnlyAdminMixin
 
 HIDDEN = _("hidden until the hand ends")
@@ -49,8 +52,9 @@ class HandActionInline(ReadOnlyAdminMixin, admin.TabularInline[HandAction, Hand]
 
 @admin.register(Hand)
 class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[Hand]):
-    list_display = ("id", "table", "number", "game", "status", "started_at", "finished_at", "ledger_transaction_id")
-    list_filter = ("status", "game")
+    list_display = ("id", "table", "number", "game_label", "status", "started_at", "finished_at",
+                    "ledger_transaction_id")
+    list_filter = ("status", GameFilter)
     search_fields = ("table__name",)
     list_select_related = ("table",)
     fields = ("table", "number", "game", "status", "version", "phase_seq", "deadline", "players", "commitment",
@@ -58,6 +62,10 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[Hand]):
               "result", "shown_state")
     readonly_fields = fields
     inlines = [HandActionInline]
+
+    @admin.display(description=_("game"), ordering="game")
+    def game_label(self, obj: Hand) -> str:
+        return gettext(engine_for(obj.game).label)
 
     @admin.display(description=_("server seed"))
     def shown_seed(self, obj: Hand) -> str:

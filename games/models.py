@@ -16,10 +16,10 @@ class Hand(models.Model):
         SETTLED = "settled", _("settled")
         VOIDED = "voided", _("voided")
 
-    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="hands")
-    number = models.PositiveIntegerField()
-    game = models.CharField(max_length=20)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="hands", verbose_name=_("table"))
+    number = models.PositiveIntegerField(_("hand number"))
+    game = models.CharField(_("game"), max_length=20)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
     state = models.JSONField()
     #: +1 on every change of ``state``; every frame carries it.
     version = models.PositiveIntegerField(default=1)
@@ -36,9 +36,9 @@ class Hand(models.Model):
     commitment = models.CharField(max_length=64)
     client_seeds = models.JSONField(default=list, blank=True)
     rules = models.JSONField()
-    started_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    ledger_transaction_id = models.BigIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    ledger_transaction_id = models.BigIntegerField(_("ledger transaction"), null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
 
     class Meta:

@@ -65,7 +65,7 @@ def _export(fmt: str, label: StrOrPromise) -> ExportAction:
 
 
 class GameFilter(admin.SimpleListFilter):
-    """The records of one game, each named as the players call it (the registry's labels)."""
+    """The hands or records of one game, each named as the players call it (the registry's labels)."""
 
     title = _("game")
     parameter_name = "game"
@@ -73,7 +73,7 @@ class GameFilter(admin.SimpleListFilter):
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [(engine.name, gettext(engine.label)) for engine in games()]
 
-    def queryset(self, request: HttpRequest, queryset: QuerySet[HandRecord]) -> QuerySet[HandRecord]:
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         return queryset.filter(game=self.value()) if self.value() else queryset
 
 

@@ -22,7 +22,7 @@ LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z_]+")
 #: What the admin writes in Latin letters in every language: the names of formats and addresses.
 KEPT = frozenset({"ID", "IP", "JSON", "Lines", "UTC", "CSV", "SHA"})
 HEX = re.compile(r"\b[0-9a-f]{8,}\b")  # hashes and seeds: data, in every language
-PAGES = ["/admin/", "/admin/axes/accessattempt/", "/admin/history/handrecord/"]
+PAGES = ["/admin/", "/admin/axes/accessattempt/", "/admin/history/handrecord/", "/admin/games/hand/"]
 
 
 def _words(page: str) -> set[str]:
