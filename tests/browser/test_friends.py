@@ -42,7 +42,7 @@ def test_add_accept_see_online_invite_and_block(player: Any, make_table: Any, si
 
     bo.open("/friends/")
     bo.page.click("[data-testid=friend-incoming] [data-testid=friend-accept]")
-    bo.page.wait_for_selector("main > ul.messages li.success:has-text('你们现在是好友了。')")
+    bo.page.wait_for_selector("main > ul.messages li.success:has-text('您与对方现在是好友了。')")
     assert _friend(bo.page, "Ann").count() == 1
     bo.shot(f"friends-accepted-zh-hans-{size}")
 
