@@ -12,7 +12,7 @@ if _worker.startswith("gw") and os.environ.get("REDIS_URL") and not os.environ.g
     _base, _, _db = os.environ["REDIS_URL"].rpartition("/")
     os.environ["REDIS_URL"] = f"{_base}/{(int(_db or 0) + 1 + int(_worker[2:])) % 16}"
     os.environ["TEST_REDIS_PER_WORKER"] = "1"
-    os.environ["CHANNELS_PREFIX"] = f"asgi-{_worker}"
+    os.environ["CHANNELS_PREFIX"] = f"{os.environ.get('CHANNELS_PREFIX', 'asgi')}-{_worker}"
     if os.environ.get("CELERY_BROKER_URL", "").startswith("redis://"):
         os.environ["CELERY_BROKER_URL"] = os.environ["REDIS_URL"]
 
