@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.apps import apps
+from django.apps import AppConfig, apps
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
 from django.contrib.contenttypes.models import ContentType
@@ -71,5 +71,12 @@ def roles_sync() -> Group:
 
 
 def sync_roles_after_migrate(sender: Any, **kwargs: Any) -> None:
-    """post_migrate runs once per app, after that app's permissions exist: resync each time."""
-    roles_sync()
+    """post_migrate is sent once per app with models, in INSTALLED_APPS order, each after that
+    app's permissions are made: the roles name permissions of every app, so they are synced once,
+    after the last app (a flush sends the signal too)."""
+    if sender is _last_app_with_models():
+        roles_sync()
+
+
+def _last_app_with_models() -> AppConfig:
+    return [config for config in apps.get_app_configs() if config.models_module is not None][-1]
