@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.utils import translation
+from playwright.sync_api import expect
 
 from games.models import Hand
 from games.services.seating import seat_join
@@ -88,7 +89,7 @@ def test_two_friends_open_a_room_by_its_code_and_play_a_hand(player: Any, width:
     _shot(friend, "3-code", width, lang)
     friend.page.click("[data-testid=room-code-go]")
     friend.page.wait_for_selector("[data-testid=connection].conn-online")
-    assert friend.page.locator("[data-testid=room-code]").inner_text() == room.room_code
+    expect(friend.page.locator("[data-testid=room-code]")).to_have_text(room.room_code)  # the page script fills it
     friend.page.click("[data-testid=join]")
     friend.page.wait_for_selector("[data-testid=my-table-money]")
 
