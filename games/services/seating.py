@@ -6,7 +6,10 @@ the seat's table money (escrow, keyed by the table's ``wallet_ref``), leaving mo
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar, cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -30,11 +33,30 @@ from games.services.store import (
     table_seats_changed,
     table_touch,
 )
-from responsible.services import stake_check
+from responsible.errors import LimitRefused
+from responsible.services import limit_refusal_record, stake_check
 from tables.models import Seat, Table
 from tables.rooms import room_allowed
 from wallet import selectors as wallet_selectors
 from wallet import services as wallet
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _refusal_kept(amount_arg: str) -> Callable[[_F], _F]:
+    """A buy-in or top-up the player's own limits refuse rolls back; the refusal is then kept
+    for staff in a transaction of its own (``responsible.services.limit_refusal_record``)."""
+    def wrap(func: _F) -> _F:
+        @functools.wraps(func)
+        def run(**kwargs: Any) -> Any:
+            try:
+                return func(**kwargs)
+            except LimitRefused as refused:
+                limit_refusal_record(user=kwargs["user"], refused=refused, amount=kwargs[amount_arg],
+                                     table_id=kwargs["table_id"])
+                raise
+        return cast(_F, run)
+    return wrap
 
 
 def _active_check(user: User) -> None:
@@ -53,6 +75,7 @@ def _in_hand(change: TableChange, user: User) -> bool:
     return hand is not None and hand.seat_of(user.pk) is not None
 
 
+@_refusal_kept("buy_in")
 @transaction.atomic
 def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_index: int | None = None) -> Seat:
     """Sit down with a buy-in of at least the stake level's minimum.
@@ -110,6 +133,7 @@ def _my_seat_with_money(change: TableChange, user: User) -> tuple[Seat, int]:
     return mine
 
 
+@_refusal_kept("amount")
 @transaction.atomic
 def seat_top_up(*, table_id: int, user: User, amount: int, request_id: str) -> int:
     """Add table money between hands (not while dealt into a hand in play, nor at a closed table)."""

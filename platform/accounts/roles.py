@@ -34,6 +34,7 @@ AUDITOR_VIEW_MODELS: tuple[str, ...] = (
     "operations.staffaction",
     "operations.approvalrequest",
     "responsible.limitchange",
+    "responsible.limitrefusal",
     "integrity.case",
     "integrity.casenote",
     "integrity.caseaction",

@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.models import User
 from integrity.models import Case, PairSignal, PlayerSignal
 from integrity.selectors import Pair, PlayerRow
-from responsible.selectors import limit_history, limits_current, table_loss
+from responsible.selectors import limit_history, limit_refusals, limits_current, table_loss
 
 
 def _z(net: int, sq: int) -> float:
@@ -73,6 +73,7 @@ def player_profile(*, user: User) -> dict[str, Any]:
         "loss_today": table_loss(user=user, since=now - timedelta(days=1)),
         "loss_week": table_loss(user=user, since=now - timedelta(days=7)),
         "limit_changes": limit_history(user=user),
+        "limit_refusals": limit_refusals(user=user),
         "linked": linked, "partners": partners,
         "cases": list(Case.objects.filter(accounts=user).select_related("assignee").order_by("-opened_at")[:50]),
     }

@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from responsible.models import LimitChange, PendingChange, PlayLimits, Setting
+from responsible.models import LimitChange, LimitRefusal, PendingChange, PlayLimits, Setting
 from responsible.selectors import DAY, WEEK, table_loss
 from wallet.money import format_coins
 
@@ -32,14 +33,22 @@ class _ReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(PlayLimits)
 class PlayLimitsAdmin(_ReadOnly):
-    list_display = ("user", "daily_limit", "daily_loss", "weekly_limit", "weekly_loss", "reminder_minutes",
-                    "excluded_until", "cooling_until", "updated_at")
+    list_display = ("user", "daily_limit", "daily_loss", "weekly_limit", "weekly_loss", "refusals_week",
+                    "reminder_minutes", "excluded_until", "cooling_until", "updated_at")
     list_filter = ("excluded_until",)
     search_fields = ("user__username",)
     list_select_related = ("user",)
     readonly_fields = ("user", "daily_limit", "daily_loss", "weekly_limit", "weekly_loss", "reminder_minutes",
                        "excluded_until", "cooling_until", "updated_at", "history")
     exclude = ("daily_loss_limit", "weekly_loss_limit")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[PlayLimits]:
+        week = Q(user__limit_refusals__created_at__gte=timezone.now() - WEEK)
+        return super().get_queryset(request).annotate(refused=Count("user__limit_refusals", filter=week))
+
+    @admin.display(description=_("refusals in the last 7 days"), ordering="refused")
+    def refusals_week(self, obj: PlayLimits) -> int:
+        return int(getattr(obj, "refused", 0))
 
     @admin.display(description=_("daily loss limit"))
     def daily_limit(self, obj: PlayLimits) -> str:
@@ -93,3 +102,18 @@ class LimitChangeAdmin(_ReadOnly):
 class PendingChangeAdmin(_ReadOnly):
     list_display = ("user", "setting", "value", "applies_at")
     search_fields = ("user__username",)
+
+
+@admin.register(LimitRefusal)
+class LimitRefusalAdmin(_ReadOnly):
+    """Buy-ins and top-ups the players' own limits refused (``games.services.seating``)."""
+
+    list_display = ("created_at", "user", "reason", "amount_coins", "table_id")
+    list_filter = ("reason",)
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+    date_hierarchy = "created_at"
+
+    @admin.display(description=_("amount asked"), ordering="amount")
+    def amount_coins(self, obj: LimitRefusal) -> str:
+        return _coins(obj.amount)

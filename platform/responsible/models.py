@@ -84,3 +84,29 @@ class LimitChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.setting}: {self.old_value} → {self.new_value}"
+
+
+class Refusal(models.TextChoices):
+    LOSS_LIMIT = "loss_limit", _("Loss limit")
+    SELF_EXCLUDED = "self_excluded", _("Self-exclusion")
+    COOLING_OFF = "cooling_off", _("Cool-off")
+
+
+class LimitRefusal(models.Model):
+    """A buy-in or top-up the player's own limits refused, kept for staff (the per-player page,
+    the limits admin): what was asked, at which table, and why."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="limit_refusals")
+    reason = models.CharField(_("reason"), max_length=16, choices=Refusal.choices)
+    amount = models.BigIntegerField(_("amount asked"))
+    table_id = models.BigIntegerField(_("table"))
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("limit refusal")
+        verbose_name_plural = _("limit refusals")
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "-created_at"], name="responsible_refusal_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.reason} {self.amount} @ {self.created_at:%Y-%m-%d %H:%M}"

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from responsible.models import LimitChange, PendingChange, PlayLimits, Setting
+from responsible.models import LimitChange, LimitRefusal, PendingChange, PlayLimits, Setting
 from tables.models import Seat
 from wallet.models import AccountKind, Entry, TransactionKind
 
@@ -71,6 +71,11 @@ def table_loss(*, user: User, since: datetime) -> int:
 
 def limit_history(*, user: User) -> list[LimitChange]:
     return list(LimitChange.objects.filter(user=user)[:50])
+
+
+def limit_refusals(*, user: User) -> list[LimitRefusal]:
+    """The player's latest buy-ins and top-ups their own limits refused."""
+    return list(LimitRefusal.objects.filter(user=user)[:50])
 
 
 def session_started(*, user: User) -> datetime | None:

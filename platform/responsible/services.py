@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from responsible.errors import LimitRefused, SettingRefused
-from responsible.models import LimitChange, PendingChange, PlayLimits, Setting
+from responsible.models import LimitChange, LimitRefusal, PendingChange, PlayLimits, Refusal, Setting
 from responsible.selectors import DAY, WEEK, table_loss
 from wallet.money import format_coins
 
@@ -168,3 +168,9 @@ def stake_check(*, user: User, amount: int) -> None:
 
 def _coins(minor: int) -> str:
     return format_coins(minor, grouping=True)  # as the pages write coins
+
+
+def limit_refusal_record(*, user: User, refused: LimitRefused, amount: int, table_id: int) -> None:
+    """Keep a refused buy-in or top-up for staff. Called once the refused change has rolled back
+    (``games.services.seating``), so the row is its own transaction."""
+    LimitRefusal.objects.create(user=user, reason=Refusal(refused.code), amount=amount, table_id=table_id)

@@ -14,9 +14,13 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from accounts.roles import roles_sync
+from games.services.seating import seat_join
 from integrity.models import Case, CaseAction, PairSignal
 from integrity.services.cases import cases_open_for_flags
-from tests.factories import funded_user
+from responsible.errors import LimitRefused
+from responsible.services import exclusion_start
+from tests.browser.conftest import call
+from tests.factories import funded_user, table_at
 from wallet.selectors import wallet_balance
 
 pytestmark = pytest.mark.browser
@@ -38,6 +42,16 @@ def _case(tag: str) -> tuple[Case, Any, Any]:
                                      last_at=now, flags=["flow"], flagged_at=now)
     [case] = cases_open_for_flags(pairs=[pair])
     return case, dumper, receiver
+
+
+def _refused_by_own_limits(user: Any, *, buy_in: int) -> None:
+    """The player excludes themself, then tries to sit down: the refusal is kept for staff."""
+    def refused() -> None:
+        exclusion_start(user=user, period="1d")
+        table = table_at("thirteen")
+        with pytest.raises(LimitRefused):
+            seat_join(table_id=table.pk, user=user, buy_in=buy_in, request_id="refused")
+    call(refused)
 
 
 def _work(page: Any, step: str, **fields: str) -> None:
@@ -76,9 +90,13 @@ def test_a_case_worker_investigates_confiscates_and_closes_a_case_as_actioned(
     case.refresh_from_db()
     assert case.status == Case.Status.ACTIONED and case.closed_by == p.user
     p.shot(f"integrity-case-{lang}-{width}")
+    _refused_by_own_limits(receiver, buy_in=123_456)
     p.open(f"/admin/integrity/player/{receiver.pk}/")
-    for label in ("lifetime net", "commission paid", "Limits", "Linked accounts", "Cases"):
+    for label in ("lifetime net", "commission paid", "Limits", "Linked accounts", "Cases",
+                  "Refused by the player's limits"):
         assert _t(lang, label) in p.page.content(), label
+    refusal = p.page.locator("#integrity-player-refusals tbody tr").first
+    assert _t(lang, "Self-exclusion") in refusal.inner_text() and "1,234.56" in refusal.inner_text()
     assert p.page.locator(f"#integrity-player-cases a[href$='/{case.pk}/change/']").is_visible()
     scroll = p.page.evaluate("document.documentElement.scrollWidth")
     assert scroll <= max(width, 1280)

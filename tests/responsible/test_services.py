@@ -13,8 +13,8 @@ from django.utils import timezone, translation
 from accounts.models import User
 from games.services.seating import seat_join, seat_leave, seat_top_up
 from responsible.errors import LimitRefused, SettingRefused
-from responsible.models import LimitChange, PendingChange, PlayLimits, Setting
-from responsible.selectors import DAY, limits_current, table_loss
+from responsible.models import LimitChange, LimitRefusal, PendingChange, PlayLimits, Refusal, Setting
+from responsible.selectors import DAY, limit_refusals, limits_current, table_loss
 from responsible.services import exclusion_start, limits_set
 from tables.models import Table
 from tests.factories import funded_user, table_at
@@ -126,3 +126,19 @@ def test_setting_the_same_value_again_cancels_a_pending_raise() -> None:
     assert PendingChange.objects.filter(user=user).count() == 1
     limits_set(user=user, daily=100_00, weekly=None, reminder_minutes=None)
     assert PendingChange.objects.filter(user=user).count() == 0
+
+
+def test_refused_buy_ins_and_top_ups_are_kept_for_staff_and_allowed_ones_are_not() -> None:
+    table, other = _table(), _table()
+    user = _player()
+    _join(table, user)
+    assert not LimitRefusal.objects.filter(user=user).exists()  # an allowed buy-in: nothing kept
+    limits_set(user=user, daily=table.stake_level.min_buy_in + 1, weekly=None, reminder_minutes=None)
+    with pytest.raises(LimitRefused):
+        seat_top_up(table_id=table.pk, user=user, amount=500, request_id="top")
+    exclusion_start(user=user, period="7d")
+    with pytest.raises(LimitRefused):
+        _join(other, user, 1_234_00)
+    kept = [(r.reason, r.amount, r.table_id) for r in limit_refusals(user=user)]
+    assert kept == [(Refusal.SELF_EXCLUDED, 1_234_00, other.pk), (Refusal.LOSS_LIMIT, 500, table.pk)]
+    assert wallet_balance(user=user) == 10_000_00 - table.stake_level.min_buy_in  # the refusals moved nothing
