@@ -127,7 +127,8 @@ def table_close_recorded(*, actor: User, table_id: int, reason: str,
     action = staff_act(
         actor=actor, kind=StaffAction.Kind.TABLE_CLOSE, reason=reason, target_table_id=table_id,
         amount=closing.amount, transactions=cash_outs_since(mark=mark, table_ids=[table_id]),
-        details={"cashed_out": closing.cashed_out, "in_hand": closing.in_hand}, request_key=request_key,
+        details={"cashed_out": closing.cashed_out, "in_hand": closing.in_hand, "ledger_mark": mark},
+        request_key=request_key,
     )
     return action, closing
 
@@ -148,8 +149,9 @@ def staff_ban(*, actor: User, user: User, reason: str, request_key: str) -> Staf
     user.is_active = False
     left = player_stop(user=user, reason="banned")
     cash_outs = cash_outs_since(mark=mark, table_ids=[seat["table"] for seat in left], user_id=user.pk)
-    return _record(actor, StaffAction.Kind.BAN, reason, request_key, target_user=user, details={"seats": left},
-                   before={"is_active": was_active}, after={"is_active": False}, transactions=cash_outs)
+    return _record(actor, StaffAction.Kind.BAN, reason, request_key, target_user=user,
+                   details={"seats": left, "ledger_mark": mark}, before={"is_active": was_active},
+                   after={"is_active": False}, transactions=cash_outs)
 
 
 @transaction.atomic

@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Max, Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -87,3 +89,51 @@ def staff_action_by_key(*, kind: str, request_key: str) -> StaffAction | None:
     """The staff act already taken with this request key, or the approval asked for with it."""
     keys = [f"{kind}:{request_key}", f"{StaffAction.Kind.APPROVAL_ASKED}:{kind}:{request_key}"]
     return StaffAction.objects.filter(request_key__in=keys).first()
+
+
+#: How long after a close or a ban its seats still in a hand are awaited: a hand (a trio's set of
+#: six) ends within minutes; a day leaves room for a worker that was down.
+AWAIT_HAND_END = timedelta(days=1)
+
+
+def trail_cash_outs_link(*, now: datetime | None = None) -> int:
+    """Link to a close or a ban the cash-outs it caused at the end of a hand: a seat dealt into
+    the hand in play is cashed out by that hand's settlement, after the act's own transaction.
+    Run by the beat (``operations.trail_links``); returns the links made.
+
+    1. The closes and bans of the last day that left seats in a hand (their ``details``).
+    2. A close: every cash-out at its table after the act's ledger mark (nobody sits at a closed
+       table). A ban: the player's first cash-out after the mark at each table where it was in a
+       hand. Cash-outs at one table are posted under its lock, as the act was, so none posted
+       after the act has an id below the mark.
+    3. Links already made are skipped, and the pair is unique, so runs may overlap or repeat.
+    """
+    now = now or timezone.now()
+    acts = StaffAction.objects.filter(kind__in=[StaffAction.Kind.TABLE_CLOSE, StaffAction.Kind.BAN],
+                                      at__gte=now - AWAIT_HAND_END)
+    links: list[StaffActionTransaction] = []
+    for act in acts:
+        awaited = _awaited_tables(act)
+        if not awaited:
+            continue
+        later = LedgerTransaction.objects.filter(kind=TransactionKind.CASH_OUT, pk__gt=int(act.details["ledger_mark"]))
+        later = later.order_by("pk")
+        linked = set(act.links.values_list("transaction_id", flat=True))
+        for table_id in awaited:
+            user_part = "" if act.kind == StaffAction.Kind.TABLE_CLOSE else f"{act.target_user_id}:"
+            found = list(later.filter(idempotency_key__startswith=f"cashout:{table_id}:{user_part}")
+                         .values_list("pk", flat=True))
+            caused = found if act.kind == StaffAction.Kind.TABLE_CLOSE else found[:1]
+            links += [StaffActionTransaction(action=act, transaction_id=pk) for pk in caused if pk not in linked]
+    StaffActionTransaction.objects.bulk_create(links, ignore_conflicts=True)
+    return len(links)
+
+
+def _awaited_tables(act: StaffAction) -> list[int]:
+    """The tables where the act left a seat in a hand, to be cashed out when it ends."""
+    details = act.details or {}
+    if "ledger_mark" not in details:
+        return []
+    if act.kind == StaffAction.Kind.TABLE_CLOSE:
+        return [act.target_table_id] if details.get("in_hand") and act.target_table_id else []
+    return [int(seat["table"]) for seat in details.get("seats", []) if not seat.get("cashed_out")]

@@ -13,14 +13,15 @@ from django.db import DatabaseError, connection, transaction
 from django.test import Client
 
 from accounts.models import User
-from games.services.seating import seat_join
+from games.services.hands import hand_start_if_ready
+from games.services.seating import seat_join, seat_leave
 from operations import services
 from operations.models import ApprovalRequest, StaffAction, StaffActionTransaction
-from operations.trail import staff_act
+from operations.trail import staff_act, trail_cash_outs_link
 from responsible.models import LimitChange
 from responsible.services import limits_set
 from tables.models import StakeLevel, Table
-from tests.factories import funded_user, table_at
+from tests.factories import funded_user, hand_play_out, table_at
 from wallet.models import TransactionKind
 
 pytestmark = pytest.mark.django_db
@@ -68,6 +69,42 @@ def test_a_ban_links_the_players_cash_out_and_keeps_before_and_after(people: dic
     (cash_out,) = act.transactions.all()
     assert cash_out.kind == TransactionKind.CASH_OUT and f":{banned.pk}:" in cash_out.idempotency_key
     assert (act.before, act.after) == ({"is_active": True}, {"is_active": False})
+
+
+def _dealt(table: Table, names: list[str]) -> tuple[Any, list[Any]]:
+    users = [_seated(table, name) for name in names]
+    hand = hand_start_if_ready(table_id=table.pk)
+    assert hand is not None
+    return hand, users
+
+
+def test_a_close_links_the_cash_outs_of_the_seats_in_a_hand_once_the_hand_ends(people: dict[str, Any]) -> None:
+    table = table_at("thirteen")
+    hand, users = _dealt(table, ["late0", "late1"])
+    act = services.staff_table_close(actor=people["staff"], table_id=table.pk, reason="retired", request_key="c")
+    assert act.transactions.count() == 0 and act.details["in_hand"] == 2  # both are in the hand
+    assert trail_cash_outs_link() == 0  # nothing cashed out yet
+    hand_play_out(hand, users)
+    assert trail_cash_outs_link() == 2
+    linked = list(act.transactions.all())
+    assert {t.kind for t in linked} == {TransactionKind.CASH_OUT}
+    assert {e.account.user_id for t in linked for e in t.entries.select_related("account")} == {u.pk for u in users}
+    assert trail_cash_outs_link() == 0  # linked once
+
+
+def test_a_ban_links_the_players_cash_out_at_the_end_of_its_hand_and_no_one_elses(people: dict[str, Any]) -> None:
+    table, quiet = table_at("thirteen"), table_at("thirteen")
+    hand, (banned, other) = _dealt(table, ["cheat2", "honest2"])
+    _seated(quiet, "bystander")
+    seat_join(table_id=quiet.pk, user=banned, buy_in=quiet.stake_level.min_buy_in, request_id="idle")
+    act = services.staff_ban(actor=people["staff"], user=banned, reason="collusion", request_key="b")
+    (at_once,) = act.transactions.all()  # the idle seat's, in the act's transaction
+    assert f"cashout:{quiet.pk}:{banned.pk}:" in at_once.idempotency_key
+    hand_play_out(hand, [banned, other])
+    seat_leave(table_id=table.pk, user=other)  # another player's cash-out at that table
+    assert trail_cash_outs_link() == 1
+    keys = sorted(t.idempotency_key for t in act.transactions.all())
+    assert [k.split(":")[1:3] for k in keys] == sorted([[str(quiet.pk), str(banned.pk)], [str(table.pk), str(banned.pk)]])
 
 
 def test_closing_from_the_tables_admin_is_in_the_trail(people: dict[str, Any]) -> None:

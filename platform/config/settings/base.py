@@ -389,5 +389,12 @@ CELERY_BEAT_SCHEDULE["operations-close-days"] = {
     "options": {"expires": OPERATIONS_CLOSE_DAYS_EVERY},
 }
 
+# The staff trail links a close's or a ban's cash-outs made at the end of a hand (operations/trail.py).
+OPERATIONS_TRAIL_LINKS_EVERY = env.float("OPERATIONS_TRAIL_LINKS_EVERY", default=30.0)
+CELERY_BEAT_SCHEDULE["operations-trail-links"] = {
+    "task": "operations.trail_links", "schedule": OPERATIONS_TRAIL_LINKS_EVERY,
+    "options": {"expires": OPERATIONS_TRAIL_LINKS_EVERY},
+}
+
 # --- Disputes -------------------------------------------------------------------------------
 DISPUTE_WINDOW_DAYS = env.int("DISPUTE_WINDOW_DAYS", default=30)  # how long after a hand it may be contested
