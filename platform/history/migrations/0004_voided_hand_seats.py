@@ -4,33 +4,11 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from kernel.append_only import append_only  # noqa: E402 - after Django's generated imports
+
 # The voided hands' rows are append-only like the records (migration 0002's guards, and its
 # trigger function on PostgreSQL).
-TABLE = "history_voidedhandseat"
-INSTALL = {
-    "postgresql": [f"CREATE TRIGGER {TABLE}_append_only BEFORE UPDATE OR DELETE ON {TABLE} "
-                   "FOR EACH ROW EXECUTE FUNCTION history_refuse_change();"],
-    "sqlite": [f"CREATE TRIGGER IF NOT EXISTS {TABLE}_append_only BEFORE UPDATE ON {TABLE} "
-               f"BEGIN SELECT RAISE(ABORT, 'history: {TABLE} is append-only, UPDATE refused'); END;"],
-}
-REMOVE = {
-    "postgresql": [f"DROP TRIGGER IF EXISTS {TABLE}_append_only ON {TABLE};"],
-    "sqlite": [f"DROP TRIGGER IF EXISTS {TABLE}_append_only;"],
-}
-
-
-def _run(schema_editor, statements):
-    with schema_editor.connection.cursor() as cursor:
-        for statement in statements.get(schema_editor.connection.vendor, []):
-            cursor.execute(statement)
-
-
-def install(apps, schema_editor):
-    _run(schema_editor, INSTALL)
-
-
-def remove(apps, schema_editor):
-    _run(schema_editor, REMOVE)
+VOIDED_GUARDS = append_only("history", ["history_voidedhandseat"], function=False)
 
 
 class Migration(migrations.Migration):
@@ -62,5 +40,5 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('hand', 'seat'), name='history_one_voided_row_per_seat')],
             },
         ),
-        migrations.RunPython(install, remove),
+        VOIDED_GUARDS,
     ]

@@ -2,13 +2,9 @@
 """The staff trail (who did what, the values before and after, the ledger transactions it
 caused) and the four-eyes requests, with their database guards.
 
-PostgreSQL: the trail's rows and their transaction links refuse UPDATE and DELETE (row
-triggers, as the ledger's); an approval request is decided once (pending → approved or
-rejected) and nothing else of it changes, nor is it deleted. SQLite: the same UPDATEs are
-refused; DELETE stays possible there because Django's test flush empties tables with DELETE
-(PostgreSQL flushes with TRUNCATE, which row triggers do not see: revoke TRUNCATE from the
-application role in production). SQLite rebuilds a table (dropping its triggers) when a
-migration alters it: a later migration that alters these tables must run these statements again.
+The trail's rows and their transaction links are append-only (``kernel.append_only``, as the
+ledger's); an approval request is decided once (pending → approved or rejected) and nothing else
+of it changes, nor is it deleted (PostgreSQL refuses both; SQLite refuses the UPDATE).
 """
 
 import django.db.models.deletion
@@ -16,70 +12,42 @@ import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
+from kernel.append_only import append_only
+
 
 TRAIL = ("operations_staffaction", "operations_staffactiontransaction")
 APPROVAL = "operations_approvalrequest"
 FIXED = ("kind", "requested_by_id", "requested_at", "target_user_id", "amount", "reason", "dispute_id",
          "request_key")
 
-POSTGRES_INSTALL = [
-    """
-    CREATE OR REPLACE FUNCTION operations_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        RAISE EXCEPTION 'operations: % is append-only, % refused', TG_TABLE_NAME, TG_OP
-            USING ERRCODE = 'restrict_violation';
-    END
-    $$;
-    """,
-    *[f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
-      "FOR EACH ROW EXECUTE FUNCTION operations_refuse_change();" for table in TRAIL],
-    f"""
-    CREATE OR REPLACE FUNCTION operations_approval_decided_once() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        IF TG_OP = 'DELETE' OR OLD.status <> 'pending'
-           OR ({" OR ".join(f"NEW.{c} IS DISTINCT FROM OLD.{c}" for c in FIXED)}) THEN
-            RAISE EXCEPTION 'operations: an approval request is decided once and never changed, % refused', TG_OP
-                USING ERRCODE = 'restrict_violation';
-        END IF;
-        RETURN NEW;
-    END
-    $$;
-    """,
-    f"CREATE TRIGGER {APPROVAL}_decided_once BEFORE UPDATE OR DELETE ON {APPROVAL} "
-    "FOR EACH ROW EXECUTE FUNCTION operations_approval_decided_once();",
-]
-POSTGRES_REMOVE = [
-    *[f"DROP TRIGGER IF EXISTS {table}_append_only ON {table};" for table in TRAIL],
-    f"DROP TRIGGER IF EXISTS {APPROVAL}_decided_once ON {APPROVAL};",
-    "DROP FUNCTION IF EXISTS operations_refuse_change();",
-    "DROP FUNCTION IF EXISTS operations_approval_decided_once();",
-]
-SQLITE_INSTALL = [
-    *[f"CREATE TRIGGER IF NOT EXISTS {table}_append_only BEFORE UPDATE ON {table} "
-      f"BEGIN SELECT RAISE(ABORT, 'operations: {table} is append-only, UPDATE refused'); END;" for table in TRAIL],
-    f"CREATE TRIGGER IF NOT EXISTS {APPROVAL}_decided_once BEFORE UPDATE ON {APPROVAL} "
-    f"WHEN OLD.status <> 'pending' OR {' OR '.join(f'NEW.{c} IS NOT OLD.{c}' for c in FIXED)} "
-    "BEGIN SELECT RAISE(ABORT, 'operations: an approval request is decided once and never changed'); END;",
-]
-SQLITE_REMOVE = [
-    *[f"DROP TRIGGER IF EXISTS {table}_append_only;" for table in TRAIL],
-    f"DROP TRIGGER IF EXISTS {APPROVAL}_decided_once;",
-]
-
-
-def _run(schema_editor, statements_by_vendor):
-    # A cursor without parameters: the PL/pgSQL bodies contain literal % signs.
-    with schema_editor.connection.cursor() as cursor:
-        for statement in statements_by_vendor.get(schema_editor.connection.vendor, []):
-            cursor.execute(statement)
-
-
-def install(apps, schema_editor):
-    _run(schema_editor, {"postgresql": POSTGRES_INSTALL, "sqlite": SQLITE_INSTALL})
-
-
-def remove(apps, schema_editor):
-    _run(schema_editor, {"postgresql": POSTGRES_REMOVE, "sqlite": SQLITE_REMOVE})
+APPROVAL_INSTALL = {
+    "postgresql": [
+        f"""
+        CREATE OR REPLACE FUNCTION operations_approval_decided_once() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'DELETE' OR OLD.status <> 'pending'
+               OR ({" OR ".join(f"NEW.{c} IS DISTINCT FROM OLD.{c}" for c in FIXED)}) THEN
+                RAISE EXCEPTION 'operations: an approval request is decided once and never changed, % refused', TG_OP
+                    USING ERRCODE = 'restrict_violation';
+            END IF;
+            RETURN NEW;
+        END
+        $$;
+        """,
+        f"CREATE TRIGGER {APPROVAL}_decided_once BEFORE UPDATE OR DELETE ON {APPROVAL} "
+        "FOR EACH ROW EXECUTE FUNCTION operations_approval_decided_once();",
+    ],
+    "sqlite": [
+        f"CREATE TRIGGER IF NOT EXISTS {APPROVAL}_decided_once BEFORE UPDATE ON {APPROVAL} "
+        f"WHEN OLD.status <> 'pending' OR {' OR '.join(f'NEW.{c} IS NOT OLD.{c}' for c in FIXED)} "
+        "BEGIN SELECT RAISE(ABORT, 'operations: an approval request is decided once and never changed'); END;",
+    ],
+}
+APPROVAL_REMOVE = {
+    "postgresql": [f"DROP TRIGGER IF EXISTS {APPROVAL}_decided_once ON {APPROVAL};",
+                   "DROP FUNCTION IF EXISTS operations_approval_decided_once();"],
+    "sqlite": [f"DROP TRIGGER IF EXISTS {APPROVAL}_decided_once;"],
+}
 
 
 class Migration(migrations.Migration):
@@ -159,5 +127,5 @@ class Migration(migrations.Migration):
             model_name='staffactiontransaction',
             constraint=models.UniqueConstraint(fields=('action', 'transaction'), name='operations_link_once'),
         ),
-        migrations.RunPython(install, remove),
+        append_only("operations", TRAIL, also=(APPROVAL_INSTALL, APPROVAL_REMOVE)),
     ]
