@@ -4,7 +4,7 @@
                                         [--honest-hands 10000] [--hands 300] [--runs 5] [--seed 1]
 
 Each hand is dealt and played through the game's engine (``new_hand``, ``apply``; no database,
-no sockets) and its record body (``record_part`` and ``result``, what the settlement records)
+no sockets) and its record body (``record_part``, ``rules`` and ``result``, what the settlement records)
 is taken in by the signals' own tally (``integrity.services.signals.tally_take_in``, the code a
 batch runs on stored records) and judged by ``pair_flags``, hand by hand. Bots:
 
@@ -285,6 +285,21 @@ def _tests() -> dict[str, Callable[[Any, Any], float | None]]:
     }
 
 
+def _favour_tail(judged: list[Any]) -> None:
+    """The favour test's z of every way of the judged pairs against a normal tail: how far the
+    one-sided threshold is from the honest spread."""
+    from integrity.judge import z_sum
+    from integrity.selectors import MIN_HANDS
+
+    zs = [z for p in judged if p.info_hands >= MIN_HANDS
+          for z in (z_sum(p.favour_ab_net, p.favour_ab_sq), z_sum(p.favour_ba_net, p.favour_ba_sq))]
+    if zs:
+        tails = ", ".join(f"z >= {t}: {sum(z >= t for z in zs)} (a normal tail: {len(zs) * p:.1f})"
+                          for t, p in ((2.0, 0.02275), (2.5, 0.00621), (3.0, 0.00135)))
+        sd = statistics.pstdev(zs)
+        print(f"  favour, each way: {len(zs)} ways, standard deviation {sd:.2f}; {tails}")
+
+
 def honest_run(hands: int, seed: int) -> tuple[int, dict[tuple[int, int], list[str]], int]:
     """``hands`` honest hands, a third of each game; the pairs flagged and the pairs judged."""
     from integrity.selectors import MIN_HANDS
@@ -312,6 +327,7 @@ def honest_run(hands: int, seed: int) -> tuple[int, dict[tuple[int, int], list[s
         zs = sorted(z for p in judged if (z := figure(p, run.tally)) is not None)
         if zs:
             print(f"  {name}: largest {zs[-1]:.2f}, median {zs[len(zs) // 2]:.2f} ({len(zs)} judged)")
+    _favour_tail(judged)
     return played, flagged(run), len(judged)
 
 
