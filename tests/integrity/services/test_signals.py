@@ -134,4 +134,5 @@ def test_bets_against_the_cards_kept_for_one_banker_flag_the_pair_and_random_bet
     assert PlayerSignal.objects.get(user=dumper).bet_hands == 36
     honest = PairSignal.objects.filter(a__in=users[1:], b__in=users[1:])
     assert honest.count() == 3 and not honest.exclude(flags=[]).exists()
-    assert Case.objects.filter(pair=pair).exists()
+    summary = Case.objects.get(pair=pair).summary  # the case keeps the bets figures it was opened on
+    assert summary["bet_ab_net" if pair.a_id == dumper.pk else "bet_ba_net"] == net
