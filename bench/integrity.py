@@ -21,7 +21,9 @@ batch runs on stored records) and judged by ``pair_flags``, hand by hand. Bots:
 
 Honest players are re-seated at random every 50 hands; a colluding table keeps its players.
 Prints, per scenario, the hand at which the colluders were first flagged (median and maximum
-over ``--runs`` seeds, with the flags raised) and every other pair flagged.
+over ``--runs`` seeds, with the flags raised) and every other pair flagged; for honest play, each
+test's largest and median statistic over the pairs it judged, and the favour test's upper tail
+against a normal one.
 """
 
 from __future__ import annotations
