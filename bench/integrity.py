@@ -4,7 +4,7 @@
                                         [--honest-hands 10000] [--hands 300] [--runs 5] [--seed 1]
 
 Each hand is dealt and played through the game's engine (``new_hand``, ``apply``; no database,
-no sockets) and its record body (``record_part`` and ``result``, what the settlement records)
+no sockets) and its record body (``record_part``, ``rules`` and ``result``, what the settlement records)
 is taken in by the signals' own tally (``integrity.services.signals.tally_take_in``, the code a
 batch runs on stored records) and judged by ``pair_flags``, hand by hand. Bots:
 
@@ -21,7 +21,9 @@ batch runs on stored records) and judged by ``pair_flags``, hand by hand. Bots:
 
 Honest players are re-seated at random every 50 hands; a colluding table keeps its players.
 Prints, per scenario, the hand at which the colluders were first flagged (median and maximum
-over ``--runs`` seeds, with the flags raised) and every other pair flagged.
+over ``--runs`` seeds, with the flags raised) and every other pair flagged; for honest play, each
+test's largest and median statistic over the pairs it judged, and the favour test's upper tail
+against a normal one.
 """
 
 from __future__ import annotations
@@ -242,7 +244,7 @@ def play_hand(run: Run, table: Table, policy: Policy) -> None:
             state, _events = eng.apply(state, seat, action, now=now)
     table.carry = eng.carry_over(state)
     run.records += 1
-    body = {"game": game, **eng.record_part(state), "result": eng.result(state)}
+    body = {"game": game, **eng.record_part(state), "rules": state["rules"], "result": eng.result(state)}
     record = SimpleNamespace(pk=run.records, hand_id=run.records, table_id=table.id, stake_level_id=table.kind,
                              game=game, body=body, finished_at=run.clock)
     run.tally.seats[record.pk] = list(enumerate(table.players))
@@ -254,13 +256,50 @@ def play_hand(run: Run, table: Table, policy: Policy) -> None:
 def flagged(run: Run) -> dict[tuple[int, int], list[str]]:
     from integrity.services.signals import pair_flags
 
-    return {key: flags for key, pair in run.tally.pairs.items() if (flags := pair_flags(pair))}
+    return {key: flags for key, pair in run.tally.pairs.items() if (flags := pair_flags(pair, run.tally.bets))}
 
 
 def new_run(seed: int) -> Run:
     from integrity.services.signals import Tally
 
     return Run(tally=Tally(), rng=random.Random(seed))
+
+
+def _tests() -> dict[str, Callable[[Any, Any], float | None]]:
+    """Each test's statistic of a judged pair, oriented so that larger is nearer its flag."""
+    from integrity.judge import z_sum
+    from integrity.selectors import MIN_HANDS
+    from integrity.services.signals import pair_bets_z
+
+    def bets(p: Any, tally: Any) -> float | None:
+        if max(p.bet_ab_hands, p.bet_ba_hands) < MIN_HANDS:
+            return None
+        return -min(pair_bets_z(p, tally.bets))
+
+    return {
+        "flow |z|": lambda p, t: abs(z_sum(p.flow_net, p.flow_sq)),
+        "gift |z|": lambda p, t: abs(z_sum(p.gift_net, p.gift_sq)) if p.gift_sq else None,
+        "info z": lambda p, t: z_sum(p.info_net, p.info_sq) if p.info_hands >= MIN_HANDS else None,
+        "favour z (the larger way)": lambda p, t: max(z_sum(p.favour_ab_net, p.favour_ab_sq),
+                                                      z_sum(p.favour_ba_net, p.favour_ba_sq))
+        if p.info_hands >= MIN_HANDS else None,
+        "bets −z (the lower way)": bets,
+    }
+
+
+def _favour_tail(judged: list[Any]) -> None:
+    """The favour test's z of every way of the judged pairs against a normal tail: how far the
+    one-sided threshold is from the honest spread."""
+    from integrity.judge import z_sum
+    from integrity.selectors import MIN_HANDS
+
+    zs = [z for p in judged if p.info_hands >= MIN_HANDS
+          for z in (z_sum(p.favour_ab_net, p.favour_ab_sq), z_sum(p.favour_ba_net, p.favour_ba_sq))]
+    if zs:
+        tails = ", ".join(f"z >= {t}: {sum(z >= t for z in zs)} (a normal tail: {len(zs) * p:.1f})"
+                          for t, p in ((2.0, 0.02275), (2.5, 0.00621), (3.0, 0.00135)))
+        sd = statistics.pstdev(zs)
+        print(f"  favour, each way: {len(zs)} ways, standard deviation {sd:.2f}; {tails}")
 
 
 def honest_run(hands: int, seed: int) -> tuple[int, dict[tuple[int, int], list[str]], int]:
@@ -286,12 +325,11 @@ def honest_run(hands: int, seed: int) -> tuple[int, dict[tuple[int, int], list[s
                         share -= 1
                         played += 1
     judged = [p for p in run.tally.pairs.values() if p.hands >= MIN_HANDS]
-    for name, net, sq, sign in (("flow", "flow_net", "flow_sq", -1), ("gift", "gift_net", "gift_sq", -1),
-                                ("info", "info_net", "info_sq", 1)):
-        zs = sorted(abs(z) if sign < 0 else z for p in judged
-                    if (z := getattr(p, net) / getattr(p, sq) ** 0.5 if getattr(p, sq) else 0.0) is not None)
+    for name, figure in _tests().items():
+        zs = sorted(z for p in judged if (z := figure(p, run.tally)) is not None)
         if zs:
-            print(f"  {name}: largest {'|z|' if sign < 0 else 'z'} {zs[-1]:.2f}, median {zs[len(zs) // 2]:.2f}")
+            print(f"  {name}: largest {zs[-1]:.2f}, median {zs[len(zs) // 2]:.2f} ({len(zs)} judged)")
+    _favour_tail(judged)
     return played, flagged(run), len(judged)
 
 

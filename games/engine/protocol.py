@@ -223,6 +223,12 @@ class GameEngine(ABC):
         record cannot be re-scored (a penalty, a void)."""
         return None
 
+    def bet_lean(self, rec: Record, seat: int) -> int | None:
+        """How ``seat``'s bet leaned against the cards it saw when betting, in minor units: below 0
+        when a large bet rode on weak cards or a small one on strong cards. None where the game
+        has no bet placed on cards already seen (the default)."""
+        return None
+
     # -- sets and presence: games that bind players beyond one hand (the trio) ---------------
     def carry_for(self, saved: Mapping[str, Any] | None, players: Sequence[int]) -> dict[str, Any] | None:
         """The carry-over for the next hand from what the table saved after the last one

@@ -5,7 +5,7 @@ whatever the number of hands."""
 
 from __future__ import annotations
 
-import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -14,19 +14,20 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 
 from accounts.models import User
+from integrity.judge import Sums, pair_bets_z, z_sum
 from integrity.models import Case, PairSignal, PlayerSignal
 from integrity.selectors import Pair, PlayerRow
 from responsible.selectors import limit_history, limit_refusals, limits_current, table_loss
 
-
-def _z(net: int, sq: int) -> float:
-    return net / math.sqrt(sq) if sq else 0.0
+_z = z_sum
 
 
 @dataclass(frozen=True)
 class StoredPair:
     row: PairSignal
     other: str
+    #: The bets test of each way (``a`` with ``b`` banking, ``b`` with ``a``).
+    bets: tuple[float, float] = (0.0, 0.0)
 
     @property
     def flow_z(self) -> float:
@@ -39,6 +40,23 @@ class StoredPair:
     @property
     def info_z(self) -> float:
         return _z(self.row.info_net, self.row.info_sq)
+
+    @property
+    def favour_z(self) -> float:
+        """The favour test of the way nearer its flag."""
+        return max(_z(self.row.favour_ab_net, self.row.favour_ab_sq), _z(self.row.favour_ba_net, self.row.favour_ba_sq))
+
+    @property
+    def bets_z(self) -> float:
+        """The bets test of the way nearer its flag."""
+        return min(self.bets)
+
+
+def bets_by_player(*, users: Iterable[int]) -> dict[int, Sums]:
+    """Each player's bet lean with any banker, over every stake level (one statement)."""
+    rows = PlayerSignal.objects.filter(user_id__in=list(users), bet_hands__gt=0).values("user_id").annotate(
+        n=Sum("bet_hands"), net=Sum("bet_net"), sq=Sum("bet_sq"))
+    return {r["user_id"]: Sums(int(r["n"]), int(r["net"]), int(r["sq"])) for r in rows}
 
 
 def pair_signals_stored(*, limit: int = 500) -> list[Pair]:
@@ -63,9 +81,13 @@ def player_profile(*, user: User) -> dict[str, Any]:
                                                               commission=Sum("commission", default=0),
                                                               hands=Sum("hands", default=0))
     pairs = PairSignal.objects.filter(Q(a=user) | Q(b=user)).select_related("a", "b")
-    linked = [StoredPair(p, (p.b if p.a_id == user.pk else p.a).username)
-              for p in pairs.exclude(flags=[]).order_by("-flagged_at")[:50]]
-    partners = [StoredPair(p, (p.b if p.a_id == user.pk else p.a).username) for p in pairs.order_by("-hands")[:10]]
+    flagged, most = list(pairs.exclude(flags=[]).order_by("-flagged_at")[:50]), list(pairs.order_by("-hands")[:10])
+    bets = bets_by_player(users={u for p in flagged + most for u in (p.a_id, p.b_id)})
+
+    def stored(p: PairSignal) -> StoredPair:
+        return StoredPair(p, (p.b if p.a_id == user.pk else p.a).username, pair_bets_z(p, bets))
+
+    linked, partners = [stored(p) for p in flagged], [stored(p) for p in most]
     return {
         "levels": levels, "net": int(totals["net"]), "commission": int(totals["commission"]),
         "hands": int(totals["hands"]),

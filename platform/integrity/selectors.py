@@ -42,6 +42,12 @@ Z_FLAG = 4.0
 #: z from which a pair's play above its cards against the other seats is flagged (one-sided: honest
 #: play is at best its cards' worth; docs/INTEGRITY.md "Measured").
 Z_INFO = 3.0
+#: z from which one player's play below its cards favouring the other (against what it gave the
+#: other seats) flags the pair (one-sided; docs/INTEGRITY.md "Measured").
+Z_FAVOUR = 3.0
+#: z below which a player's bets against its cards with one banker, against its bets with the
+#: other bankers, flag the pair (one-sided; docs/INTEGRITY.md "Measured").
+Z_BETS = 4.0
 #: A player's foul or auto-play count this many standard deviations above the level's rate is marked.
 Z_PLAYER = 4.0
 

@@ -116,3 +116,33 @@ def test_an_auditor_reads_a_case_and_gets_no_form_to_work_it(player: Any, width:
     assert p.page.locator("#case-work").count() == 0
     p.open("/admin/integrity/case/")
     assert p.page.locator(f"a[href$='/{case.pk}/change/']").first.is_visible()
+
+
+@pytest.mark.parametrize(("width", "height", "lang"), SIZES)
+def test_an_auditor_reads_a_pairs_favour_and_bets_flags_as_their_reasons(player: Any, width: int, height: int,
+                                                                        lang: str) -> None:
+    giver, banker = funded_user(f"giver-{lang}-{width}", 1), funded_user(f"banker-{lang}-{width}", 1)
+    lo, hi = sorted((giver, banker), key=lambda u: u.pk)
+    now = timezone.now()
+    PairSignal.objects.create(a=lo, b=hi, hands=120, info_hands=80, favour_ab_net=90_000, favour_ab_sq=600_000_000,
+                              bet_ab_hands=40, bet_ab_net=-40_000, bet_ab_sq=50_000_000, first_at=now, last_at=now,
+                              flags=["bets", "favour"], flagged_at=now)
+    p = player("Aud", lang=lang, width=width, height=height)
+    p.user.is_staff = True
+    p.user.save()
+    p.user.groups.add(roles_sync())
+    reasons = [_t(lang, "bets against the cards when the other banks"), _t(lang, "play below the cards favours one player")]
+    p.open("/admin/integrity/")
+    flagged = p.page.locator("#integrity-flagged")
+    assert all(r in flagged.inner_text() for r in reasons)
+    p.shot(f"integrity-flags-{lang}-{width}")
+    flagged.get_by_role("link", name=lo.username).click()
+    p.page.wait_for_load_state()
+    linked = p.page.locator("#integrity-player-linked")
+    assert linked.is_visible() and all(r in linked.inner_text() for r in reasons)
+    partners = p.page.locator("#integrity-player-partners")
+    assert _t(lang, "play favouring one player") in (partners.text_content() or "")
+    # the favour test, 90,000 / √600,000,000; the bets test with no other banker, −40,000 / √50,000,000
+    assert "3.67" in partners.inner_text() and "-5.66" in partners.inner_text()
+    assert p.page.evaluate("document.documentElement.scrollWidth") <= max(width, 1280)
+    assert not p.errors and not p.csp_violations

@@ -1,10 +1,14 @@
-"""The integrity pages' period: ``?days=`` of any size or shape shows a page, never a 500."""
+"""The integrity pages' period: ``?days=`` of any size or shape shows a page, never a 500; a
+pair's flags show on the pairs and player pages as their reasons, in the reader's language."""
 
 from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
+from integrity.models import PairSignal
 from integrity.views import MAX_DAYS, period_days
 from tests.factories import funded_user
 
@@ -24,3 +28,21 @@ def test_every_integrity_page_answers_a_huge_negative_or_wordy_period(raw: str) 
     for page in ("/admin/integrity/", "/admin/integrity/players/", "/admin/integrity/pairs/1/2/",
                  "/admin/integrity/player/1/"):
         assert client.get(page, {"days": raw}).status_code in (200, 403), page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["zh-hans", "zh-hant", "en"])
+def test_a_pairs_flags_show_as_their_reasons_in_the_readers_language(lang: str) -> None:
+    giver, banker = funded_user(f"giver-{lang}", 1), funded_user(f"banker-{lang}", 1)
+    now = timezone.now()
+    PairSignal.objects.create(a=giver, b=banker, hands=60, first_at=now, last_at=now, flags=["bets", "favour"],
+                              flagged_at=now, bet_ab_hands=40, bet_ab_net=-40_000, bet_ab_sq=50_000_000)
+    client = Client()
+    client.force_login(funded_user(f"auditor-{lang}", 1, is_staff=True, is_superuser=True, language=lang))
+    with translation.override(lang):
+        reasons = [gettext("bets against the cards when the other banks"),
+                   gettext("play below the cards favours one player")]
+    for page in ("/admin/integrity/", f"/admin/integrity/player/{giver.pk}/"):
+        body = client.get(page).content.decode()
+        assert all(r in body for r in reasons), (page, lang)
+        assert "bets, favour" not in body

@@ -13,6 +13,7 @@ from types import MappingProxyType
 
 import games.engine.samgong.bot as bot
 import games.engine.samgong.hooks as hooks
+import games.engine.samgong.lean as lean
 import games.engine.samgong.machine as machine
 import games.engine.samgong.moves as moves
 import games.engine.samgong.record as record
@@ -77,6 +78,7 @@ class SamGong(GameEngine):
     table_lines = staticmethod(hooks.table_lines)
     seat_roles = staticmethod(hooks.seat_roles)
     pair_flows = staticmethod(hooks.pair_flows)
+    bet_lean = staticmethod(lean.bet_lean)
     move_terms = replay.move_terms
     showdown = staticmethod(replay.showdown)
 

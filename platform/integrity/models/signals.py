@@ -29,6 +29,8 @@ class PairSignal(models.Model):
         GIFT = "gift", _("play below the cards pays the other")
         INFO = "info", _("play above the cards against the others")
         TABLES = "tables", _("together at several tables at once")
+        FAVOUR = "favour", _("play below the cards favours one player")
+        BETS = "bets", _("bets against the cards when the other banks")
 
     a = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
                           verbose_name=_("player"))
@@ -45,6 +47,19 @@ class PairSignal(models.Model):
     info_hands = models.PositiveIntegerField(_("hands with other players"), default=0)
     info_net = models.BigIntegerField(_("taken from the others"), default=0)
     info_sq = models.BigIntegerField(default=0)
+    #: What ``a``'s play below its cards gave ``b`` beyond what it gave the other seats (over the
+    #: ``info_hands``), and the same of ``b`` to ``a``.
+    favour_ab_net = models.BigIntegerField(_("player's play favouring the other"), default=0)
+    favour_ab_sq = models.BigIntegerField(default=0)
+    favour_ba_net = models.BigIntegerField(_("other player's play favouring the player"), default=0)
+    favour_ba_sq = models.BigIntegerField(default=0)
+    #: How ``a``'s bets leaned against its cards in the hands ``b`` banked, and ``b``'s with ``a``.
+    bet_ab_hands = models.PositiveIntegerField(_("hands the other player banked"), default=0)
+    bet_ab_net = models.BigIntegerField(default=0)
+    bet_ab_sq = models.BigIntegerField(default=0)
+    bet_ba_hands = models.PositiveIntegerField(_("hands the player banked"), default=0)
+    bet_ba_net = models.BigIntegerField(default=0)
+    bet_ba_sq = models.BigIntegerField(default=0)
     tables_at_once = models.PositiveSmallIntegerField(_("most tables at once"), default=1)
     first_at = models.DateTimeField(_("first hand"))
     last_at = models.DateTimeField(_("last hand"))
@@ -60,11 +75,18 @@ class PairSignal(models.Model):
             models.CheckConstraint(condition=Q(a__lt=F("b")), name="integrity_pair_ordered"),
             models.CheckConstraint(condition=Q(flow_sq__gte=0, gift_sq__gte=0, info_sq__gte=0),
                                    name="integrity_pair_squares"),
+            models.CheckConstraint(condition=Q(favour_ab_sq__gte=0, favour_ba_sq__gte=0, bet_ab_sq__gte=0,
+                                               bet_ba_sq__gte=0), name="integrity_pair_lean_squares"),
         ]
         indexes = [models.Index(fields=["b"]), models.Index(fields=["-flagged_at"])]
 
     def __str__(self) -> str:
         return f"{self.a_id} · {self.b_id}"
+
+    def flag_labels(self) -> list[str]:
+        """The pair's flags as their reasons, in the active language."""
+        labels = dict(self.Flag.choices)
+        return [str(labels.get(code, code)) for code in self.flags]
 
 
 class PairTable(models.Model):
@@ -103,6 +125,10 @@ class PlayerSignal(models.Model):
     worth_hands = models.PositiveIntegerField(_("hands valued"), default=0)
     play_net = models.BigIntegerField(_("play against the cards"), default=0)
     play_sq = models.BigIntegerField(default=0)
+    #: How the player's bets leaned against its cards, with any banker (``bet_lean``).
+    bet_hands = models.PositiveIntegerField(_("bets on seen cards"), default=0)
+    bet_net = models.BigIntegerField(_("bets against the cards"), default=0)
+    bet_sq = models.BigIntegerField(default=0)
 
     class Meta:
         verbose_name = _("player signal")
@@ -112,6 +138,8 @@ class PlayerSignal(models.Model):
             models.CheckConstraint(condition=Q(fouls__lte=F("hands"), autos__lte=F("hands"),
                                                worth_hands__lte=F("hands"), commission__gte=0),
                                    name="integrity_player_counts"),
+            models.CheckConstraint(condition=Q(bet_hands__lte=F("hands"), bet_sq__gte=0),
+                                   name="integrity_player_bets"),
         ]
 
     def __str__(self) -> str:

@@ -59,7 +59,10 @@ def cases_open_for_flags(*, pairs: Iterable[PairSignal]) -> list[Case]:
     for pair in pairs:
         current = Case.objects.filter(pair=pair, status__in=OPEN_STATES).first()
         figures = {"hands": pair.hands, "flow_net": pair.flow_net, "gift_net": pair.gift_net,
-                   "info_net": pair.info_net, "tables_at_once": pair.tables_at_once}
+                   "info_net": pair.info_net, "favour_ab_net": pair.favour_ab_net,
+                   "favour_ba_net": pair.favour_ba_net, "bet_ab_hands": pair.bet_ab_hands,
+                   "bet_ab_net": pair.bet_ab_net, "bet_ba_hands": pair.bet_ba_hands, "bet_ba_net": pair.bet_ba_net,
+                   "tables_at_once": pair.tables_at_once}
         if current is not None:
             current.flags = sorted(set(current.flags) | set(pair.flags))
             current.updated_at = timezone.now()

@@ -11,7 +11,6 @@ is not skipped. A live action runs no statement of it.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -25,9 +24,11 @@ from django.utils import timezone
 from games.adapters import engine
 from games.models import HandAction
 from history.models import HandRecord, HandRecordSeat
-from integrity.figures import HandFigures, hand_figures
+from integrity.figures import HandFigures, PairHand, hand_figures
+from integrity.judge import Sums, pair_bets_z, z_sum
 from integrity.models import PairSignal, PairTable, PlayerSignal, SignalCursor
-from integrity.selectors import MIN_HANDS, Z_FLAG, Z_INFO
+from integrity.profiles import bets_by_player
+from integrity.selectors import MIN_HANDS, Z_BETS, Z_FAVOUR, Z_FLAG, Z_INFO
 from integrity.services.cases import cases_open_for_flags, cases_open_for_welcome
 
 CURSOR = "signals"
@@ -47,20 +48,25 @@ class Tally:
     #: Per record: its ``(seat, user)``; the ``(hand, seat)`` that had an automatic move.
     seats: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     autos: set[tuple[int, int]] = field(default_factory=set)
+    #: Per player, over every stake level: its bet lean with any banker (the bets test's baseline).
+    bets: dict[int, Sums] = field(default_factory=dict)
 
 
-def pair_flags(pair: PairSignal) -> list[str]:
-    """The flags a pair's figures raise (docs/INTEGRITY.md "Flags")."""
-    def z(net: int, sq: int) -> float:
-        return net / math.sqrt(sq) if sq else 0.0
-
+def pair_flags(pair: PairSignal, bets: dict[int, Sums] | None = None) -> list[str]:
+    """The flags a pair's figures raise (docs/INTEGRITY.md "What the stored signals measure");
+    ``bets``: each player's bet lean with any banker, the bets test's baseline."""
     flags = []
-    if pair.hands >= MIN_HANDS and abs(z(pair.flow_net, pair.flow_sq)) >= Z_FLAG:
+    if pair.hands >= MIN_HANDS and abs(z_sum(pair.flow_net, pair.flow_sq)) >= Z_FLAG:
         flags.append(PairSignal.Flag.FLOW)
-    if pair.hands >= MIN_HANDS and abs(z(pair.gift_net, pair.gift_sq)) >= Z_FLAG:
+    if pair.hands >= MIN_HANDS and abs(z_sum(pair.gift_net, pair.gift_sq)) >= Z_FLAG:
         flags.append(PairSignal.Flag.GIFT)
-    if pair.info_hands >= MIN_HANDS and z(pair.info_net, pair.info_sq) >= Z_INFO:
+    if pair.info_hands >= MIN_HANDS and z_sum(pair.info_net, pair.info_sq) >= Z_INFO:
         flags.append(PairSignal.Flag.INFO)
+    if pair.info_hands >= MIN_HANDS and max(z_sum(pair.favour_ab_net, pair.favour_ab_sq),
+                                            z_sum(pair.favour_ba_net, pair.favour_ba_sq)) >= Z_FAVOUR:
+        flags.append(PairSignal.Flag.FAVOUR)
+    if min(pair_bets_z(pair, bets or {})) <= -Z_BETS:
+        flags.append(PairSignal.Flag.BETS)
     if pair.tables_at_once >= settings.INTEGRITY_TABLES_AT_ONCE:
         flags.append(PairSignal.Flag.TABLES)
     return [str(f) for f in flags]
@@ -114,6 +120,7 @@ def _batch_load(records: list[HandRecord]) -> Tally:
     levels = {r.stake_level_id for r in records}
     for player in PlayerSignal.objects.filter(user_id__in=users, stake_level_id__in=levels):
         batch.players[(player.user_id, player.stake_level_id)] = player
+    batch.bets = bets_by_player(users=users)
     return batch
 
 
@@ -141,10 +148,28 @@ def tally_take_in(batch: Tally, record: Any) -> None:
             pair.info_hands += 1
             pair.info_net += hand.info
             pair.info_sq += hand.info * hand.info
+        _leans_add(pair, hand)
         pair.last_at = at
         pair.tables_at_once = max(pair.tables_at_once, _tables_at_once(batch, key, record.table_id, at))
-        if set(pair_flags(pair)) - set(pair.flags):
+        if set(pair_flags(pair, batch.bets)) - set(pair.flags):
             batch.flagged_hand[key] = record.hand_id
+
+
+def _leans_add(pair: PairSignal, hand: PairHand) -> None:
+    """The pair's favour (each way) and bets (each way) of one hand."""
+    if hand.favour_ab is not None and hand.favour_ba is not None:
+        pair.favour_ab_net += hand.favour_ab
+        pair.favour_ab_sq += hand.favour_ab * hand.favour_ab
+        pair.favour_ba_net += hand.favour_ba
+        pair.favour_ba_sq += hand.favour_ba * hand.favour_ba
+    if hand.bet_ab is not None:
+        pair.bet_ab_hands += 1
+        pair.bet_ab_net += hand.bet_ab
+        pair.bet_ab_sq += hand.bet_ab * hand.bet_ab
+    if hand.bet_ba is not None:
+        pair.bet_ba_hands += 1
+        pair.bet_ba_net += hand.bet_ba
+        pair.bet_ba_sq += hand.bet_ba * hand.bet_ba
 
 
 def _tables_at_once(batch: Tally, key: tuple[int, int], table_id: int, at: datetime) -> int:
@@ -179,6 +204,12 @@ def _player_add(batch: Tally, user: int, record: Any, seat: int, figures: HandFi
         player.worth_hands += 1
         player.play_net += play
         player.play_sq += play * play
+    bet = figures.bet[seat] if figures.bet else None
+    if bet is not None:
+        player.bet_hands += 1
+        player.bet_net += bet
+        player.bet_sq += bet * bet
+        batch.bets.setdefault(user, Sums()).add(bet)
 
 
 def _save(model: Any, rows: dict[Any, Any], new: set[Any], fields: Iterable[str]) -> None:
@@ -191,10 +222,12 @@ def _save(model: Any, rows: dict[Any, Any], new: set[Any], fields: Iterable[str]
 def _batch_save(batch: Tally) -> None:
     _save(PairSignal, batch.pairs, batch.new_pairs,
           ("hands", "flow_net", "flow_sq", "gift_net", "gift_sq", "info_hands", "info_net", "info_sq",
-           "tables_at_once", "last_at"))
+           "favour_ab_net", "favour_ab_sq", "favour_ba_net", "favour_ba_sq", "bet_ab_hands", "bet_ab_net",
+           "bet_ab_sq", "bet_ba_hands", "bet_ba_net", "bet_ba_sq", "tables_at_once", "last_at"))
     _save(PairTable, batch.tables, batch.new_tables, ("hands", "last_at"))
     _save(PlayerSignal, batch.players, batch.new_players,
-          ("hands", "fouls", "autos", "coins", "commission", "worth_hands", "play_net", "play_sq"))
+          ("hands", "fouls", "autos", "coins", "commission", "worth_hands", "play_net", "play_sq",
+           "bet_hands", "bet_net", "bet_sq"))
 
 
 def _judge(batch: Tally) -> None:
@@ -203,7 +236,7 @@ def _judge(batch: Tally) -> None:
     grown = []
     for key, hand_id in batch.flagged_hand.items():
         pair = PairSignal.objects.get(a_id=key[0], b_id=key[1])
-        flags = pair_flags(pair)
+        flags = pair_flags(pair, batch.bets)
         if set(flags) - set(pair.flags):
             grown.append(pair)
         pair.flags = sorted(set(pair.flags) | set(flags))

@@ -5,6 +5,7 @@ between its players."""
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from typing import Any
 
@@ -83,3 +84,55 @@ def test_players_at_a_house_banked_table_never_pay_one_another() -> None:
     _update()
     assert PairSignal.objects.count() == 3
     assert all(p.flow_net == 0 and p.flow_sq == 0 for p in PairSignal.objects.all())
+
+
+def _bets_hand(table: Any, users: list[Any], dumper: Any, partner: Any, rng: random.Random) -> None:
+    """One 三公 抢庄 hand through the services: ``partner`` alone bids; ``dumper`` bets the largest
+    multiplier on weak face-up cards and the smallest on strong ones when ``partner`` banks; the
+    others bet at random."""
+    from games.adapters import engine
+    from games.engine.samgong.hands import card_points
+    from games.models import Hand
+
+    eng, by_id = engine("samgong"), {u.pk: u for u in users}
+    hand = hands_service.hand_start_if_ready(table_id=table.pk)
+    assert hand is not None
+    for _ in range(40):
+        hand.refresh_from_db()
+        if hand.status != Hand.Status.ACTIVE:
+            return
+        state = hand.state
+        seat = next(s for s in range(len(hand.players)) if eng.legal_actions(state, s))
+        user = by_id[hand.players[seat]["user"]]
+        kinds = {a["type"] for a in eng.legal_actions(state, seat)}
+        bets = state["rules"]["bet_multipliers"]
+        if "bid" in kinds:
+            action = {"type": "bid" if user == partner else "pass"}
+        elif "bet" in kinds and user == dumper and hand.players[state["banker"]]["user"] == partner.pk:
+            weak = sum(card_points(c) for c in state["cards"][seat][:2]) % 10 <= 4
+            action = {"type": "bet", "multiplier": max(bets) if weak else min(bets)}
+        elif "bet" in kinds:
+            action = {"type": "bet", "multiplier": rng.choice(bets)}
+        else:
+            action = dict(eng.auto_action(state, seat))
+        assert hands_service.hand_act(table_id=table.pk, user=user, action=action)["status"] == "applied"
+    raise AssertionError("the hand did not end")
+
+
+@pytest.mark.django_db
+def test_bets_against_the_cards_kept_for_one_banker_flag_the_pair_and_random_bets_do_not() -> None:
+    table, users = _seated(["dumper", "banker", "cat", "dan"], "samgong", "banker_bid")
+    dumper, partner = users[0], users[1]
+    rng = random.Random(5)
+    for _ in range(36):
+        _bets_hand(table, users, dumper, partner, rng)
+    assert _update() == 36
+    pair = PairSignal.objects.get(a=min(dumper.pk, partner.pk), b=max(dumper.pk, partner.pk))
+    hands, net = (pair.bet_ab_hands, pair.bet_ab_net) if pair.a_id == dumper.pk else (pair.bet_ba_hands,
+                                                                                      pair.bet_ba_net)
+    assert hands == 36 and net < 0 and "bets" in pair.flags
+    assert PlayerSignal.objects.get(user=dumper).bet_hands == 36
+    honest = PairSignal.objects.filter(a__in=users[1:], b__in=users[1:])
+    assert honest.count() == 3 and not honest.exclude(flags=[]).exists()
+    summary = Case.objects.get(pair=pair).summary  # the case keeps the bets figures it was opened on
+    assert summary["bet_ab_net" if pair.a_id == dumper.pk else "bet_ba_net"] == net

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["fair", "hands", "house", "poker3", "requests", "rules", "settle", "split"]
+MODULES = ["fair", "hands", "house", "lean", "poker3", "requests", "rules", "settle", "split"]
 
 
 @pytest.mark.parametrize("name", MODULES)
