@@ -85,7 +85,7 @@ class SignUpView(CreateView):
 def _welcome_message(footprint: Footprint, user: User) -> str:
     if footprint.welcome == Footprint.Welcome.GRANTED:
         return _("Welcome! Your account is ready, with %(coins)s coins to play with.") % {
-            "coins": format_coins(wallet_balance(user=user))}
+            "coins": format_coins(wallet_balance(user=user), grouping=True)}
     if footprint.welcome == Footprint.Welcome.OFF:
         return _("Welcome! Your account is ready.")
     if footprint.welcome == Footprint.Welcome.LINKED:

@@ -33,8 +33,8 @@ def stake_label(game: str, unit: int) -> str:
     try:
         word = titles.STAKE_WORDS[engine_for(game).stake_word]
     except EngineError:
-        return format_coins(unit)
-    return _(word) % {"coins": format_coins(unit)}
+        return format_coins(unit, grouping=True)
+    return _(word) % {"coins": format_coins(unit, grouping=True)}
 
 
 def house_label(house: str) -> str:

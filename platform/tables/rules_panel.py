@@ -15,9 +15,8 @@ from wallet.money import format_coins
 
 
 def _coins(amount: int) -> str:
-    """Coins as the table scripts show them (``CT.money``): grouped, no ``.00`` on whole coins."""
-    text = format_coins(amount, grouping=True)
-    return text.removesuffix(".00")
+    """Coins as every page shows them (``CT.money`` too): grouped, two decimals."""
+    return format_coins(amount, grouping=True)
 
 
 def _render(item: dict[str, Any]) -> str:

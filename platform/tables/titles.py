@@ -31,7 +31,8 @@ def mode_label(game: str, mode: str) -> str:
 
 def stake_title(game: str, mode: str, unit: int) -> str:
     engine = engine_for(game)
-    parts = [_(engine.label), mode_label(game, mode), _(STAKE_WORDS[engine.stake_word]) % {"coins": format_coins(unit)}]
+    stake = _(STAKE_WORDS[engine.stake_word]) % {"coins": format_coins(unit, grouping=True)}
+    parts = [_(engine.label), mode_label(game, mode), stake]
     return " · ".join(part for part in parts if part)
 
 

@@ -24,14 +24,19 @@
     return text;
   }
 
-  /* Minor units (int) to "1,234.50"; exact integer arithmetic, no floats. */
+  /* Minor units (int) as coins with two decimals, not grouped ("-1234.05"); exact integer
+   * arithmetic, no floats. */
+  function plainMoney(minor) {
+    var abs = Math.abs(minor), cents = abs % 100;
+    return (minor < 0 ? "-" : "") + Math.floor(abs / 100) + "." + (cents < 10 ? "0" : "") + cents;
+  }
+
+  /* Minor units to "1,234.50", "30.00": two decimals always, thousands grouped, as the site's
+   * pages write coins (wallet/money.py format_coins with grouping). */
   function money(minor) {
     if (minor === null || minor === undefined) return "–";
-    var sign = minor < 0 ? "-" : "";
-    var abs = Math.abs(minor);
-    var whole = Math.floor(abs / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-    var cents = abs % 100;
-    return sign + whole + (cents ? "." + (cents < 10 ? "0" : "") + cents : "");
+    var text = plainMoney(minor), dot = text.indexOf(".");
+    return text.slice(0, dot).replace(/\B(?=(\d{3})+$)/g, ",") + text.slice(dot);
   }
 
   function signed(minor) { return (minor > 0 ? "+" : "") + money(minor); }
@@ -44,9 +49,8 @@
     return minor > 0 ? minor : null;
   }
 
-  function coinsInput(minor) {
-    return (minor % 100 === 0) ? String(minor / 100) : (minor / 100).toFixed(2);
-  }
+  /* An amount field's value: coins with two decimals, not grouped ("3000.00"; parseCoins reads it). */
+  function coinsInput(minor) { return plainMoney(minor); }
 
   var SUIT_SYMBOL = { s: "♠", h: "♥", c: "♣", d: "♦" };
   function cardLabel(card) {

@@ -222,11 +222,14 @@
       toast: function (text, kind) {
         var self = this;
         var id = CT.uid();
-        this.toasts.push({ id: id, text: text, kind: kind || "info" });
+        this.toasts.push({ id: id, text: text, kind: kind || "info", open: false });
         if (this.toasts.length > 4) this.toasts.shift();
         setTimeout(function () { self.dismiss(id); }, kind === "error" ? 8000 : 5000);
       },
       dismiss: function (id) { this.toasts = this.toasts.filter(function (x) { return x.id !== id; }); },
+      toastClass: function (m) { return "toast-" + m.kind + (m.open ? " open" : ""); },
+      /* A message longer than its two lines, shown whole (ct-layout.css), or again in two. */
+      unfold: function (id) { this.toasts.forEach(function (x) { if (x.id === id) x.open = !x.open; }); },
       confirm: function (text, okLabel, onOk) {
         this.modal = { text: text, ok: okLabel, onOk: onOk };
         var self = this;

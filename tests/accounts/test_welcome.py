@@ -34,7 +34,7 @@ def test_sign_up_grants_the_welcome_coins_once_through_the_ledger(client: Client
     assert wallet_balance(user=user) == WELCOME_COINS_DEFAULT
     txn = LedgerTransaction.objects.get(idempotency_key=f"welcome:{user.pk}")
     assert (txn.kind, txn.reference, txn.actor_id) == (TransactionKind.GRANT, "welcome", None)
-    assert "with 3000.00 coins to play with" in response.content.decode()
+    assert "with 3,000.00 coins to play with" in response.content.decode()
     # the key is the player: posting it again (a retried sign-up) moves nothing more
     assert services.wallet_welcome(user=user) == txn
     assert wallet_balance(user=user) == WELCOME_COINS_DEFAULT

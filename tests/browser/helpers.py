@@ -9,6 +9,7 @@ from django.utils import translation
 from games.engine import poker
 from games.engine.cards import parse_cards
 from tables import ui_showdown, ui_strings
+from wallet.money import format_coins
 
 ROWS = ("front", "middle", "back")
 SIZES = {"front": 3, "middle": 5, "back": 5}
@@ -24,10 +25,8 @@ def text(key: str, lang: str, **params: Any) -> str:
 
 
 def money(minor: int) -> str:
-    """The pages' coin format: 1,234.5 -> "1,234.50", whole coins without decimals."""
-    sign = "-" if minor < 0 else ""
-    whole, cents = divmod(abs(minor), 100)
-    return f"{sign}{whole:,}" + (f".{cents:02d}" if cents else "")
+    """The pages' coin format, the site's: two decimals, thousands grouped ("1,234.50", "30.00")."""
+    return format_coins(minor, grouping=True)
 
 
 def signed(minor: int) -> str:

@@ -1,6 +1,7 @@
 """Measuring a table page's layout for the layout tests: which of the things a player needs (the
-result, the hand, the countdown, the action buttons) are off the first screen or covered by
-another box (a seat, a banner, the sound switch), at the sizes players use."""
+result, the hand, the countdown, the action buttons, every banner) are off the first screen, cut
+off by a box they scroll in, or covered by another box (a seat, a banner, the sound switch, a
+message), at the sizes players use."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from tests.browser.helpers import settled
 SIZES = {"portrait": (375, 667), "landscape": (667, 375), "desktop": (1280, 800), "wide": (1366, 768)}
 PHONES = ("portrait", "landscape")
 
-#: What may cover another box: the seats, the banners of special events, the sound switch.
-COVERS = [".felt .seat", "[data-testid=highlight]", "[data-testid=sound-toggle]"]
+#: What may cover another box: the seats, the banners of special events, the sound switch, the
+#: messages (toasts).
+COVERS = [".felt .seat", "[data-testid=highlight]", "[data-testid=sound-toggle]", "[data-testid=toast]"]
 
 #: The longest display names (40 characters, the most a name may have), one per seat.
 LONG_NAMES = [f"{'W' * 37}_{i:02d}" for i in range(6)]
@@ -41,6 +43,14 @@ _PROBLEMS = """([keep, covers]) => {
       if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5) {
         problems.push(`${sel} at ${box} is off the ${W}×${H} screen`); continue;
       }
+      for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        if (s.overflowX === "visible" && s.overflowY === "visible") continue;
+        const q = a.getBoundingClientRect();
+        if (r.left < q.left - 1 || r.top < q.top - 1 || r.right > q.right + 1 || r.bottom > q.bottom + 1) {
+          problems.push(`${sel} at ${box} is cut off by ${name(a)}`); break;
+        }
+      }
       for (const c of coverEls) {
         if (c.contains(e) || e.contains(c)) continue;
         const q = c.getBoundingClientRect();
@@ -61,7 +71,6 @@ _WORST = """([names, highlights]) => {
   if (frame.hand) frame.hand.players.forEach((p, i) => { p.name = names[i % names.length]; });
   frame.seats.forEach((s) => { s.name = names[s.index % names.length]; });
   if (highlights !== null && frame.hand && frame.hand.view) frame.hand.view.highlights = highlights;
-  data.toasts = [];
 }"""
 
 
@@ -69,11 +78,6 @@ def worst_case(page: Any, names: list[str], highlights: list[dict[str, Any]] | N
     """Every seat named by a longest name and, given ``highlights``, the banners the largest
     hand could bring (the page's own frame, edited in place: nothing is sent)."""
     page.evaluate(_WORST, [names, highlights])
-
-
-def no_toasts(page: Any) -> None:
-    """The toasts of sitting down go away by themselves; a measurement does not wait for them."""
-    page.evaluate("() => { Alpine.$data(document.querySelector('.table-page')).toasts = []; }")
 
 
 def problems(page: Any, name: str, keep: dict[str, int], covers: list[str] | None = None) -> list[str]:

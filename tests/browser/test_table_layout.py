@@ -1,6 +1,7 @@
 """The table's layout at 375×667, 667×375, 1280×800 and 1366×768, in every game and mode, with the
-longest display names and the largest banners: nothing of the result, the hand, the countdown or
-the action buttons is covered (by a seat, a banner or the sound switch) or off the first screen;
+longest display names and the largest banners: nothing of the result, the hand, the countdown,
+the action buttons or the banners is covered (by a seat, a banner, the sound switch or a message),
+cut off or off the first screen;
 on a phone the opponents' seats, the suit sort and the sound switch stay in reach while a player
 arranges; a house table's results name the bets that won."""
 
@@ -19,7 +20,7 @@ from games.services.hands import hand_act, hand_start_if_ready
 from games.services.seating import seat_join
 from tests.browser.conftest import call
 from tests.browser.helpers import is_foul, text, wait_showdown
-from tests.browser.layout import LONG_NAMES, PHONES, WIDE_NAMES, at_every_size, no_toasts, worst_case
+from tests.browser.layout import LONG_NAMES, PHONES, WIDE_NAMES, at_every_size, worst_case
 from tests.factories import funded_user, hand_play_out
 
 pytestmark = pytest.mark.browser
@@ -106,7 +107,6 @@ def test_while_arranging_nothing_is_covered_or_off_the_first_screen_and_the_othe
     me = player("阿丽", width=375, height=667)
     hand, users = _deal(table, [me], seats - 1)
     me.page.wait_for_selector("[data-testid=board]", state="visible")
-    no_toasts(me.page)
     found = at_every_size(me.page, f"{game}-arrange", _arranging_keep(cards, seats))
     worst_case(me.page, LONG_NAMES)
     found += at_every_size(me.page, f"{game}-arrange-names", _arranging_keep(cards, seats))
@@ -139,12 +139,10 @@ def test_the_largest_banners_of_a_thirteen_showdown_cover_no_result(player, make
     wait_showdown(me.page)
     expect(me.page.locator("[data-testid=highlight]")).to_have_count(4)
 
-    def keep(banners: int) -> Any:
-        def at(size: str) -> dict[str, int]:  # a phone's banners scroll sideways in one line
-            shown = "[data-testid=highlight]:first-of-type" if size in PHONES else "[data-testid=highlight]"
-            return {"[data-testid=showdown] .result": 4, "[data-testid=showdown] [data-testid=coins]": 4,
-                    "[data-testid=phase]": 1, "[data-testid=highlights]": 1, shown: 1 if size in PHONES else banners}
-        return at
+    def keep(banners: int) -> dict[str, int]:  # every banner, at every size
+        return {"[data-testid=showdown] .result": 4, "[data-testid=showdown] [data-testid=coins]": 4,
+                "[data-testid=phase]": 1, "[data-testid=highlights]": 1, "[data-testid=highlight]": banners,
+                "[data-testid=highlight] .highlight-title": banners}
 
     found = at_every_size(me.page, f"thirteen-banners-{motion}", keep(4))
     worst_case(me.page, LONG_NAMES, WORST_THIRTEEN)
@@ -163,7 +161,8 @@ def test_the_jackpot_banner_of_a_trio_showdown_covers_neither_phase_nor_set_nor_
     worst_case(me.page, WIDE_NAMES, WORST_TRIO)
     keep = {"[data-testid=showdown] .result": 3, "[data-testid=showdown] [data-testid=coins]": 3,
             "[data-testid=phase]": 1, ".jackpot img": 1,
-            "[data-testid=highlights]": 1, "[data-testid=highlight]:first-of-type": 1}
+            "[data-testid=highlights]": 1, "[data-testid=highlight]": len(WORST_TRIO),
+            "[data-testid=highlight] .highlight-title": len(WORST_TRIO)}
     found = at_every_size(me.page, "trio-jackpot", keep)
     assert not found, "\n".join(found)
     assert not me.errors
@@ -185,7 +184,6 @@ def test_a_full_samgong_table_covers_nothing_from_the_deal_to_the_results(player
     me = player("阿丽", width=375, height=667)
     hand, users = _deal(table, [me], seats - 1)
     me.page.wait_for_selector("[data-testid=timer]", state="visible")
-    no_toasts(me.page)
     acting = {"[data-testid=timer]": 1, "[data-testid=phase]": 1, ".felt .seat": seats,
               **{b: 1 for b in buttons if me.page.locator(b).is_visible()}}
     found = at_every_size(me.page, f"samgong-{mode}-act", acting)
