@@ -96,5 +96,6 @@ class WatchingMixin:
             await self._tell_watchers(int(event["count"]))
 
     async def room_invite(self, event: dict[str, Any]) -> None:
-        """An invitation to a private room, sent to the user's group: the lobby shows it; a
-        table page has nothing to do with it."""
+        """An invitation to a private room, sent to the user's group: the table page shows it, as
+        every page the player has open does (docs/PROTOCOL.md "Private rooms")."""
+        await self._send({"type": "invite", "invite": event["invite"]})  # type: ignore[attr-defined]

@@ -9,7 +9,11 @@ the run left in the database (bench/harness/facts.py). Each returns the problems
 - **all ended**: no hand is left in play (after the final quiet period, in which the sweeper runs);
 - **voided returned stakes**: a voided hand moved no coins (no settlement transaction, every
   seat's coins 0);
-- **cashed out**: once every bot has left, no seat and no table money is left at the tables.
+- **cashed out**: once every bot has left, no seat and no table money is left at the tables;
+- **rooms settled**: every private room dealt and settled hands, each settled once into its own
+  table money and the house (entries summing to zero), as at a public table;
+- **watchers saw no hidden card**: no state frame a watcher received showed a seat's cards before
+  that seat revealed them or the hand settled (:func:`watcher_frame_problems`, on every frame).
 """
 
 from __future__ import annotations
@@ -94,6 +98,56 @@ CHECKS: dict[str, Callable[[], list[str]]] = {
     "voided hands returned stakes": voided_returned_stakes,
     "every leaver cashed out": cashed_out,
 }
+
+
+def rooms_settled(room_ids: Sequence[int]) -> list[str]:
+    """Each room settled hands, and each settlement moved coins between its own table money and
+    the house only, balanced."""
+    if not room_ids:
+        return []
+    ids = list(room_ids)
+    settled = dict(rows(f"SELECT table_id, COUNT(*) FROM games_hand WHERE status = %s AND table_id IN {in_list(ids)} "
+                        "GROUP BY table_id", [SETTLED, *ids]))
+    problems = [f"room {pk}: no hand settled" for pk in ids if not settled.get(pk)]
+    for hand_id, table_id, total, foreign in rows(
+            "SELECT h.id, h.table_id, COALESCE(SUM(e.amount), 0), "
+            "COUNT(*) FILTER (WHERE e.account_id IS NOT NULL AND a.table_ref <> 'table:' || h.table_id) "
+            "FROM games_hand h JOIN wallet_ledgertransaction t ON t.id = h.ledger_transaction_id "
+            "JOIN wallet_entry e ON e.transaction_id = t.id LEFT JOIN wallet_account a ON a.id = e.account_id "
+            f"WHERE h.status = %s AND h.table_id IN {in_list(ids)} GROUP BY h.id, h.table_id ORDER BY h.id",
+            [SETTLED, *ids]):
+        if total or foreign:
+            problems.append(f"room {table_id}, hand {hand_id}: entries sum to {total}, {foreign} outside its table")
+    return problems
+
+
+#: The cards of each seat dealt face up, by mode (三公's banker bid, docs/RULES.md): the most of a
+#: seat's cards anyone else sees before the seat reveals them; none in every other game and mode.
+FACE_UP = {"banker_bid": 2}
+
+
+def watcher_frame_problems(frame: dict[str, Any]) -> list[str]:
+    """What a state frame sent to a watcher (a connection without a seat) shows that it must not:
+    a seat of its own, or a seat's cards or arrangement before that seat revealed them or the
+    hand settled."""
+    hand = frame.get("hand") or {}
+    where = f"table {frame.get('table')} v{frame.get('version')}"
+    problems = [f"{where}: a watcher shown as seated"] if frame.get("you") is not None or hand.get("seat") is not None \
+        else []
+    view = hand.get("view") or {}
+    if not hand or view.get("phase") == "settled":
+        return problems
+    if view.get("you") is not None or view.get("legal_actions"):
+        problems.append(f"{where}: hand {hand.get('id')} gives the watcher a seat's moves")
+    face_up = FACE_UP.get(str(frame.get("mode")), 0)
+    for i, seat in enumerate(view.get("seats") or []):
+        cards = seat.get("cards")
+        shown = [c for c in cards if c is not None] if isinstance(cards, list) else ([cards] if cards else [])
+        if seat.get("submission") is not None or seat.get("rows") is not None or (
+                not seat.get("revealed") and len(shown) > face_up):
+            problems.append(f"{where}: hand {hand.get('id')} phase {view.get('phase')} shows seat {i}'s cards "
+                            f"to a watcher: {cards} {seat.get('submission') or seat.get('rows') or ''}")
+    return problems
 
 
 def counts_text(counts: dict[str, int]) -> str:

@@ -29,7 +29,9 @@ import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.typing import Origin
 
+from bench.harness.pending import Pending
 from bench.harness.policy import between_sets, choose
+from bench.harness.rooms import owner_request
 from bench.harness.stats import BotStats
 
 #: Backoff of reconnects: 0.25 s doubling up to 5 s, each delay scaled by a jitter of 60-100 %.
@@ -60,20 +62,6 @@ def backoff(attempt: int, rng: random.Random) -> float:
 
 
 @dataclass
-class Pending:
-    """An action sent and not yet acknowledged."""
-
-    action: dict[str, Any]
-    key: tuple[int, int, str]  # (hand id, phase_seq, phase) it was chosen for
-    version: int  # the table version it acted on
-    sent_at: float = 0.0
-    measured: bool = False
-    connection: int = 0  # the connection it was last sent on (0: never sent)
-    resent: int = 0  # how many times it was sent again (after a reconnect or a server_error)
-    resend_at: float | None = None
-
-
-@dataclass
 class Bot:
     urls: list[str]
     table_id: int
@@ -87,6 +75,8 @@ class Bot:
     done: asyncio.Event = field(default_factory=asyncio.Event)
     url_index: int = 0
     start_after: float = 0.0  # seconds from the run's start before it first connects (a ramp)
+    room_owner: bool = False  # it opened its table, a private room: it starts it and closes it
+    room_asked: tuple[str, int] | None = None  # the last room request sent, and the version it answered
     connected_to: str | None = None  # the server URL of the live connection, if any
     connection: int = 0  # serial number of the live connection
     pending: dict[str, Pending] = field(default_factory=dict)
@@ -221,7 +211,9 @@ class Bot:
     async def _handle(self, ws: Any, message: dict[str, Any]) -> None:
         kind = message["type"]
         self._remember(message)
-        if kind == "error":
+        if kind == "error" and str(message.get("id") or "").startswith("room-"):
+            self.stats.saw(message.get("code", "?"))  # a room request refused: the next frame asks again
+        elif kind == "error":
             self._refused(message)
         elif kind == "ack":
             acked = self.pending.pop(message.get("id") or "", None)
@@ -341,6 +333,8 @@ class Bot:
                 self.stop.set()  # the table winds down (its bots share the event)
                 self.stats.wind_down.setdefault(self.table_id, time.monotonic())
         await self._resume(ws, hand)
+        if self.room_owner:
+            await self._room(ws, frame)
         if self.stop.is_set() and frame.get("you") is not None and between_sets(hand):
             await self._leave(ws)
             return
@@ -365,6 +359,12 @@ class Bot:
         item = Pending(action=action, key=key, version=frame["version"])
         self.pending[request_id] = item
         await self._send_action(ws, request_id, item)
+
+    async def _room(self, ws: Any, frame: dict[str, Any]) -> None:
+        ask = owner_request(frame, stopping=self.stop.is_set() and between_sets(frame.get("hand")))
+        if ask is not None and (ask, frame["version"]) != self.room_asked:
+            self.room_asked = (ask, frame["version"])
+            await ws.send(json.dumps({"type": ask, "id": f"room-{uuid.uuid4().hex}"}))
 
     async def _join(self, ws: Any) -> None:
         if self.join_sent:

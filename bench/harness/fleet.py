@@ -2,7 +2,9 @@
 (the harness's ``bots`` and ``chaos`` commands).
 
 Each bot has its own account (bot-NNN), coins granted once, and a session; a table gets as many
-bots as its game seats (at most 4); a bot joins with the stake level's minimum buy-in × 3.
+bots as its game seats (at most 4); a bot joins with the stake level's minimum buy-in × 3. Some of
+the tables may be private rooms: the first bot opens one through the lobby's form and the others
+enter its code (bench/harness/rooms.py); the first bot, its owner, starts it and closes it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.sessions.backends.db import SessionStore
 
 from accounts.models import User
+from bench.harness import rooms as room_pages
 from bench.harness.client import Bot
 from bench.harness.stats import BotStats
 from games.adapters import player_limits
@@ -35,6 +38,7 @@ class TablePlan:
     buy_in: int
     sessions: list[str]
     start_after: float = 0.0  # seconds from the run's start before its bots connect
+    room_code: str = ""  # a private room's code ("": a public table); its owner is the first session
 
 
 def ramped(plan: list[TablePlan], seconds: float) -> list[TablePlan]:
@@ -79,19 +83,39 @@ def game_modes(game: str | None = None, mode: str = "") -> list[tuple[str, str]]
     return [modes[i % len(modes)] for i in range(longest) for modes in per_game]
 
 
-def tables_open(pairs: list[tuple[str, str]], tables: int, first_bot: int = 1) -> list[TablePlan]:
-    """Open ``tables`` tables, taking the (game, mode) pairs in turn, with their bots' sessions."""
+def is_room(t: int, tables: int, rooms: int) -> bool:
+    """Whether table ``t`` of ``tables`` is one of the ``rooms`` private rooms, spread evenly."""
+    return rooms > 0 and t * rooms // tables != (t + 1) * rooms // tables
+
+
+def rooms_default(tables: int) -> int:
+    """A third of the tables are private rooms (at least one, with two tables or more)."""
+    return max(1, tables // 3) if tables >= 2 else 0
+
+
+def tables_open(pairs: list[tuple[str, str]], tables: int, first_bot: int = 1, *, rooms: int = 0,
+                base: str = "") -> list[TablePlan]:
+    """Open ``tables`` tables, taking the (game, mode) pairs in turn, with their bots' sessions;
+    ``rooms`` of them private rooms, opened and entered through the server at ``base``
+    (``http://host:port``)."""
     plan, n = [], first_bot - 1
     for t, (game, mode) in zip(range(tables), itertools.cycle(pairs), strict=False):
         level = _level(game, mode)
         low, high = player_limits(level)
         per_table = max(low, min(high, level.seats, 4))
-        table = Table.objects.create(stake_level=level, name=f"Bots {game} {mode} #{t + 1}".replace("  ", " "))
         sessions = []
         for _ in range(per_table):
             n += 1
             sessions.append(session_for(_bot_user(n)))
-        plan.append(TablePlan(table.pk, game, mode, level.min_buy_in * 3, sessions))
+        code = ""
+        if is_room(t, tables, rooms):
+            table_id, code = room_pages.room_open(base=base, session=sessions[0], level_id=level.pk)
+            for session in sessions[1:]:
+                room_pages.room_enter(base=base, session=session, code=code)
+        else:
+            name = f"Bots {game} {mode} #{t + 1}".replace("  ", " ")
+            table_id = Table.objects.create(stake_level=level, name=name).pk
+        plan.append(TablePlan(table_id, game, mode, level.min_buy_in * 3, sessions, room_code=code))
     return plan
 
 
@@ -106,7 +130,8 @@ def bots_for(plan: list[TablePlan], urls: list[str], origin: str, hands: int,
         for i, session in enumerate(table.sessions):
             bots.append(Bot(urls=urls, table_id=table.table_id, session=session, origin=origin, buy_in=table.buy_in,
                             hands_wanted=hands, stats=BotStats(), rng=random.Random(f"{table.table_id}:{i}"),
-                            stop=table_stop, url_index=i % len(urls), start_after=table.start_after))
+                            stop=table_stop, url_index=i % len(urls), start_after=table.start_after,
+                            room_owner=bool(table.room_code) and i == 0))
     return bots
 
 

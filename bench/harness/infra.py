@@ -194,8 +194,11 @@ class Infra:
     # --- the platform's processes --------------------------------------------------------
 
     def migrate(self) -> None:
-        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=self.env,  # noqa: S603
-                       check=True)
+        """The schema, and the static files' manifest the pages need (bots open and enter private
+        rooms through them)."""
+        for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+            subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=self.env,  # noqa: S603
+                           check=True)
 
     def server_start(self, i: int) -> None:
         self.servers[i].start(self.env)

@@ -36,11 +36,13 @@ from django.db import connection
 from django.utils import timezone
 
 from bench.harness import facts
-from bench.harness.checks import counts_text, repairs_by_kind
+from bench.harness.checks import counts_text, repairs_by_kind, rooms_settled
 from bench.harness.client import Bot
 from bench.harness.fleet import TablePlan, bots_for, game_modes, tables_open
 from bench.harness.infra import Infra
+from bench.harness.rooms import http_url
 from bench.harness.stall_dump import Stall, dump
+from bench.harness.watcher import Watcher, watchers_open, watchers_problems
 
 T = TypeVar("T")
 
@@ -167,6 +169,8 @@ class Options:
     run_timeout: float
     restart_every: int  # 0: never restart the servers and the worker
     alone: bool = False  # each bot winds down by itself, not with its table (a bot may be left alone)
+    rooms: int = 0  # of each run's tables, how many are private rooms
+    watchers: int = 0  # sockets watching each run's tables, rooms and public ones in turn
 
 
 @dataclass
@@ -176,6 +180,7 @@ class RunResult:
     sessions: int | None
     failures: list[str]
     repairs: dict[str, int] = field(default_factory=dict)  # the watchdog's, by kind
+    watched: int = 0  # state frames the watchers checked
     stall: Stall | None = None
     dump: str = ""
 
@@ -208,9 +213,24 @@ def _repairs(table_ids: list[int]) -> dict[str, int]:
         connection.close()
 
 
-def _tables_open(pairs: list[tuple[str, str]], tables: int) -> list[TablePlan]:
+def _tables_open(pairs: list[tuple[str, str]], tables: int, rooms: int, base: str) -> list[TablePlan]:
     try:
-        return tables_open(pairs, tables)
+        return tables_open(pairs, tables, rooms=rooms, base=base)
+    finally:
+        connection.close()
+
+
+def _watchers_open(plan: list[TablePlan], count: int, urls: list[str],
+                   stops: dict[int, asyncio.Event]) -> list[Watcher]:
+    try:
+        return watchers_open(plan, count, urls, stops=stops)
+    finally:
+        connection.close()
+
+
+def _rooms_settled(room_ids: list[int]) -> list[str]:
+    try:
+        return rooms_settled(room_ids)
     finally:
         connection.close()
 
@@ -252,9 +272,11 @@ class Hunt:
         o = self.options
         conditions = Conditions.draw(rng, o.think, o.jitter)
         pairs = game_modes(o.game)
-        plan = await self.query(_tables_open, pairs, o.tables)
+        plan = await self.query(_tables_open, pairs, o.tables, o.rooms, http_url(self.infra.urls[0]))
         table_ids = [t.table_id for t in plan]
         bots = bots_for(plan, self.infra.urls, "", o.hands)
+        watchers = await self.query(_watchers_open, plan, o.watchers, self.infra.urls,
+                                    {b.table_id: b.stop for b in bots})
         named, seat_of = [], dict.fromkeys(table_ids, 0)
         for i, bot in enumerate(bots):
             bot.think_max, bot.jitter, bot.client_sync = conditions.think, conditions.jitter, o.client_sync
@@ -270,6 +292,8 @@ class Hunt:
         started = time.monotonic()
         players = asyncio.ensure_future(asyncio.gather(*(b.run(started + o.run_timeout + 5) for b in bots),
                                                        return_exceptions=True))
+        watching = asyncio.ensure_future(asyncio.gather(*(w.run(started + o.run_timeout + 5) for w in watchers),
+                                                        return_exceptions=True))
         monitor = asyncio.ensure_future(self.monitor(table_ids, named, started + o.run_timeout))
         either: list[asyncio.Future[Any]] = [players, monitor]
         await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
@@ -277,18 +301,24 @@ class Hunt:
         if stall is not None:
             text = await self.query(_dumped, stall, self.infra, named)
             players.cancel()
-            await asyncio.gather(players, return_exceptions=True)
+            watching.cancel()
+            await asyncio.gather(players, watching, return_exceptions=True)
             return RunResult(0, time.monotonic() - started, None, [], stall=stall, dump=text)
         monitor.cancel()
         results = await players
         seconds = time.monotonic() - started
         failures = [f"{name}: {r!r}" for (name, _b), r in zip(named, results, strict=True) if isinstance(r, Exception)]
         failures += [e for _n, b in named for e in b.stats.errors]
+        for watcher in watchers:
+            watcher.stop.set()  # its table's bots are all done
+        failures += [f"watcher: {r!r}" for r in await watching if isinstance(r, Exception)]
+        failures += watchers_problems(watchers)
+        failures += await self.query(_rooms_settled, [t.table_id for t in plan if t.room_code])
         hands = await self.query(_hands_ended, table_ids)
         sessions_after = await self.query(self.sessions)
         sessions = None if sessions_before is None or sessions_after is None else sessions_after - sessions_before - 1
         repairs = await self.query(_repairs, table_ids)
-        return RunResult(hands, seconds, sessions, failures, repairs)
+        return RunResult(hands, seconds, sessions, failures, repairs, sum(w.frames for w in watchers))
 
     def sessions(self) -> int | None:
         out = self.infra._psql("SELECT sessions FROM pg_stat_database WHERE datname = current_database()",
@@ -341,7 +371,7 @@ class Hunt:
             rate = 60 * result.hands / result.seconds
             self.out(f"run {n}: hands {result.hands} in {result.seconds:.1f} s ({rate:.0f}/min), stalls 0, "
                      f"client failures {len(result.failures)}, PostgreSQL sessions opened {result.sessions}, "
-                     f"watchdog repairs {counts_text(result.repairs)}"
+                     f"watchdog repairs {counts_text(result.repairs)}, watcher frames checked {result.watched}"
                      + "".join(f"\n    failure: {f}" for f in result.failures[:5]))
         self.out(totals_line(o.runs, int(hands), seconds, sessions, 0) + f", client failures {failures}, "
                  f"watchdog repairs {counts_text(repairs)}")

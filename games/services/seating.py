@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from accounts.selectors import STANDING_BANNED, STANDING_STAFF, account_standing
+from accounts.selectors import STANDING_BANNED, STANDING_STAFF, account_standing_and
 from games.adapters import player_limits, presence_matters, set_running
 from games.presence import presence_start
 from games.services.change import TableChange
@@ -36,7 +36,7 @@ from games.services.store import (
 from responsible.errors import LimitRefused
 from responsible.services import limit_refusal_record, stake_check
 from tables.models import Seat, Table
-from tables.rooms import room_allowed
+from tables.rooms import room_pass_held
 from wallet import selectors as wallet_selectors
 from wallet import services as wallet
 
@@ -59,10 +59,13 @@ def _refusal_kept(amount_arg: str) -> Callable[[_F], _F]:
     return wrap
 
 
-def _active_check(user: User) -> None:
-    """Refuse a banned player, and staff without the player role, read after the table lock (a
-    ban committed before the lock is seen); self-exclusion and cool-off are ``stake_check``'s."""
-    standing = account_standing(user_id=user.pk)
+def _active_check(user: User, table: Table) -> None:
+    """Refuse a player without a private room's pass (docs/RULES.md "Private rooms"), a banned
+    player, and staff without the player role, read after the table lock (a ban committed before
+    the lock is seen) in one statement; self-exclusion and cool-off are ``stake_check``'s."""
+    standing, allowed = account_standing_and(user_id=user.pk, also=room_pass_held(table=table, user_id=user.pk))
+    if not allowed:
+        raise PlayError(_("This room is private: enter its code or ask for an invitation."), code="room_private")
     if standing == STANDING_BANNED:
         raise PlayError(_("This account is banned."), code="banned")
     if standing == STANDING_STAFF:
@@ -88,9 +91,7 @@ def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_i
     table = change.table
     if table.status != Table.Status.OPEN:
         raise PlayError(_("This table is closed."), code="closed")
-    if table.is_room and not room_allowed(table=table, user_id=user.pk):
-        raise PlayError(_("This room is private: enter its code or ask for an invitation."), code="room_private")
-    _active_check(user)
+    _active_check(user, table)
     seats = seats_locked(change)
     if any(s.user_id == user.pk for s in seats):
         raise PlayError(_("You are already seated at this table."), code="already_seated")
@@ -142,7 +143,7 @@ def seat_top_up(*, table_id: int, user: User, amount: int, request_id: str) -> i
     if table.status != Table.Status.OPEN:
         raise PlayError(_("This table is closed."), code="closed")
     _my_seat(change, user)
-    _active_check(user)
+    _active_check(user, table)
     if _in_hand(change, user):
         raise PlayError(_("You can top up between hands."), code="in_hand")
     stake_check(user=user, amount=amount)  # the player's own loss limits and self-exclusion

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, Value
 from django.utils.translation import gettext as _
 
 from accounts.models import Footprint, LoginThrottle, User
@@ -99,11 +99,20 @@ def account_standing(*, user_id: int) -> str:
     """Whether the account may sit at a table, read fresh in one statement (a socket's user
     object is the account as it was when the socket opened): not when banned, nor when staff
     (auditors are staff) unless also in the players group (``settings.PLAYERS_GROUP``)."""
+    return account_standing_and(user_id=user_id, also=Value(True))[0]
+
+
+def account_standing_and(*, user_id: int, also: Exists | Value) -> tuple[str, bool]:
+    """:func:`account_standing`, and the yes-or-no ``also`` asks of the account (an ``Exists``
+    over rows with ``OuterRef("pk")``), in the same statement: a private room's pass is asked
+    with the standing a join reads anyway (``tables.rooms.room_pass_held``)."""
     plays = User.groups.through.objects.filter(user_id=OuterRef("pk"), group__name=settings.PLAYERS_GROUP)
     row = User.objects.filter(pk=user_id).values_list("is_active", "is_staff", "is_superuser").annotate(
-        plays=Exists(plays)).first()
-    if row is None or not row[0]:
-        return STANDING_BANNED
+        plays=Exists(plays), also=also).first()
+    if row is None:
+        return STANDING_BANNED, False
+    if not row[0]:
+        return STANDING_BANNED, bool(row[4])
     if (row[1] or row[2]) and not row[3]:
-        return STANDING_STAFF
-    return STANDING_OK
+        return STANDING_STAFF, bool(row[4])
+    return STANDING_OK, bool(row[4])

@@ -22,6 +22,7 @@ from typing import Any, Literal
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, Value
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -87,6 +88,16 @@ def room_allowed(*, table: Table, user_id: int | None) -> bool:
     if user_id == table.room_owner_id:
         return True
     return RoomPass.objects.filter(table_id=table.pk, user_id=user_id, removed_at__isnull=True).exists()
+
+
+def room_pass_held(*, table: Table, user_id: int) -> Exists | Value:
+    """Whether the player (``OuterRef("pk")`` of a query on users) may sit at the table, as a
+    query expression: :func:`room_allowed`, asked inside the statement that reads the account's
+    standing (``accounts.selectors.account_standing_and``), so a join at a room runs no statement
+    more than at a public table."""
+    if not table.is_room or user_id == table.room_owner_id:
+        return Value(True)
+    return Exists(RoomPass.objects.filter(table_id=table.pk, user_id=OuterRef("pk"), removed_at__isnull=True))
 
 
 def room_access(*, table_id: int, user_id: int | None) -> Access:

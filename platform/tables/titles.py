@@ -44,6 +44,17 @@ def table_number(table_id: int | str) -> str:
     return _("Table %(number)s") % {"number": table_id}
 
 
+def room_heading(code: str) -> str:
+    return _("Room %(code)s") % {"code": code}
+
+
+def table_heading(table: Table) -> str:
+    """What a table's page is headed: a private room by its code, which its players share
+    (docs/RULES.md "Private rooms"), any other table by its number."""
+    return room_heading(str(table.room_code)) if table.is_room else table_number(table.pk)
+
+
 def table_title(table: Table) -> str:
-    """The level's title and the table's number, e.g. "三公 · 通比 · 底注 1.00 · 3号桌"."""
-    return f"{level_title(table.stake_level)} · {table_number(table.pk)}"
+    """The level's title and the table's heading, e.g. "三公 · 通比 · 底注 1.00 · 牌桌 3" (a room:
+    "… · 房间 K7M2QP")."""
+    return f"{level_title(table.stake_level)} · {table_heading(table)}"

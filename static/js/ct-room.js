@@ -52,12 +52,20 @@
           self.toast(t("room_invited", { name: ack.invited }), "ok");
         }, function () {});
       },
+      /* The heading's copy button: the clipboard's API, or, where the page may not use it (not a
+         secure origin, or refused), the link's field selected and copied the old way. */
       copyRoomLink: function () {
         var self = this, link = config.room_link;
-        if (root.navigator.clipboard && link) {
-          root.navigator.clipboard.writeText(link).then(function () { self.toast(t("room_copied"), "ok"); },
-            function () {});
+        function copied() { self.toast(t("room_copied"), "ok"); }
+        function byField() {
+          var field = document.getElementById("room-link");
+          if (!field) return;
+          field.focus();
+          field.select();
+          try { if (document.execCommand("copy")) copied(); } catch (e) { /* left selected for the player */ }
         }
+        if (!link) return;
+        if (root.navigator.clipboard) root.navigator.clipboard.writeText(link).then(copied, byField); else byField();
       }
     };
   }

@@ -48,6 +48,7 @@
           notice: function (m) { self.onNotice(m); },
           removed: function (m) { self.onNotice(m); },
           watchers: function (m) { self.watchers = m.count; }, // ct-room.js
+          invite: function (m) { document.dispatchEvent(new CustomEvent("ct-invite", { detail: m.invite })); }, // ct-notices.js
           error: function (m) { self.showError(m); }
         });
         this.talkWatch(this.socket);

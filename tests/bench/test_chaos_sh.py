@@ -1,4 +1,5 @@
-"""The short chaos run: one fault of each kind while bots play at three tables, on the run's own
+"""The short chaos run: one fault of each kind while bots play at three tables (one a private room,
+two watched), on the run's own
 PostgreSQL cluster and redis-server (bench/README.md "Chaos"); every check must pass. It takes
 minutes and needs root and pg_createcluster, so it runs only when CT_CHAOS=1 is set."""
 
@@ -27,5 +28,6 @@ def test_one_fault_of_each_kind_leaves_every_hand_and_coin_accounted_for() -> No
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     for check in ("no hand settled twice", "every ended hand has its record", "every hand ended settled or voided",
-                  "voided hands returned stakes", "every fault recovered", "ledger_check"):
+                  "voided hands returned stakes", "every fault recovered", "room hands settled as any",
+                  "no watcher shown a hidden card", "ledger_check"):
         assert f"OK   {check}" in done.stdout

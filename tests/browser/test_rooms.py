@@ -17,6 +17,7 @@ from games.services.seating import seat_join
 from history.models import HandRecord
 from tables import ui_rooms
 from tables.models import StakeLevel, Table
+from tables.titles import room_heading
 from tests.browser.conftest import call
 from tests.browser.helpers import text
 from tests.factories import ensure_stake_levels
@@ -33,6 +34,11 @@ def room_text(key: str, lang: str, **params: Any) -> str:
     for name, param in params.items():
         value = value.replace("{" + name + "}", str(param))
     return value
+
+
+def room_heading_in(code: str, lang: str) -> str:
+    with translation.override(lang):
+        return room_heading(code)
 
 
 def _shot(p: Any, step: str, width: int, lang: str) -> None:
@@ -68,9 +74,8 @@ def test_two_friends_open_a_room_by_its_code_and_play_a_hand(player: Any, width:
     owner.page.click("[data-testid=room-open]")
     owner.page.wait_for_selector("[data-testid=connection].conn-online")
     room = call(Table.objects.get, room_owner=owner.user)
-    code = owner.page.locator("[data-testid=room-code]")
-    code.wait_for(state="visible")
-    assert code.inner_text() == room.room_code
+    heading = owner.page.locator("[data-testid=table-heading]")
+    assert heading.inner_text() == room_heading_in(str(room.room_code), lang)
     assert owner.page.input_value("[data-testid=room-link]").endswith(f"/rooms/{room.room_code}/")
     owner.page.click("[data-testid=join]")
     owner.page.wait_for_selector("[data-testid=my-table-money]")
@@ -89,7 +94,7 @@ def test_two_friends_open_a_room_by_its_code_and_play_a_hand(player: Any, width:
     _shot(friend, "3-code", width, lang)
     friend.page.click("[data-testid=room-code-go]")
     friend.page.wait_for_selector("[data-testid=connection].conn-online")
-    expect(friend.page.locator("[data-testid=room-code]")).to_have_text(room.room_code)  # the page script fills it
+    expect(friend.page.locator("[data-testid=table-heading]")).to_have_text(room_heading_in(str(room.room_code), lang))
     friend.page.click("[data-testid=join]")
     friend.page.wait_for_selector("[data-testid=my-table-money]")
 

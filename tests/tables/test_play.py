@@ -85,7 +85,8 @@ def test_the_table_page_title_is_translated(client: Any) -> None:
     level = _level("samgong", "house")
     table = Table.objects.create(stake_level=level, name=level.name)
     page = client.get(reverse("table", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert f"<h1>Table {table.pk}</h1>" in page
+    assert f'<h1 data-testid="table-heading">Table {table.pk}</h1>' in page
+    assert 'data-testid="room-copy"' not in page
     assert "House banker · Base 1.00" in page and "house 1" not in page
 
 

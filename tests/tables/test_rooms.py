@@ -261,6 +261,18 @@ def test_the_room_pages_open_a_room_and_let_a_code_holder_in() -> None:
     assert Client().get(reverse("table", args=[room.pk])).status_code == 302  # signed out: log in first
 
 
+@pytest.mark.parametrize(("language", "heading"), [("en", "Room"), ("zh-hans", "房间"), ("zh-hant", "房間")])
+def test_a_room_s_page_is_headed_by_its_code_with_the_control_that_copies_its_link(language: str, heading: str) -> None:
+    owner = _user(language=language)
+    room = rooms.room_open(owner=owner, level_id=_level().pk)
+    client = Client()
+    client.force_login(owner)
+    page = client.get(reverse("table", args=[room.pk])).content.decode()
+    assert f'<h1 data-testid="table-heading">{heading} {room.room_code}</h1>' in page
+    assert f"{heading} {room.room_code}" in page.split("<title>")[1].split("</title>")[0]
+    assert 'data-testid="room-copy"' in page and f"/rooms/{room.room_code}/" in page
+
+
 def test_the_lobby_lists_no_room_and_shows_the_invitations() -> None:
     owner, guest = _user(), _user()
     room = rooms.room_open(owner=owner, level_id=_level().pk)

@@ -9,9 +9,12 @@ It starts the distributed mode once, on its own PostgreSQL cluster and redis-ser
 shared ones): two ASGI servers and a Celery worker with beat. Each run opens fresh tables and
 plays ``--hands`` hands at each under conditions drawn from ``--seed``: the bots' think time
 and read jitter, and which server each bot uses; with ``--restart-every K`` the servers and the
-worker are restarted every K runs with other start and showdown pauses. It prints each run's
-hands, hands per minute and PostgreSQL sessions opened, and the totals; at the first stall it
-prints and writes the dump, and exits 1. Everything it started is stopped on exit.
+worker are restarted every K runs with other start and showdown pauses. Some of each run's tables
+are private rooms (``--rooms``), opened and entered through the pages, and watchers
+(``--watchers``) check every frame they get for hidden cards. It prints each run's
+hands, hands per minute and PostgreSQL sessions opened, and the totals, then ``ledger_check``;
+at the first stall it prints and writes the dump, and exits 1 (also when the ledger fails).
+Everything it started is stopped on exit.
 """
 
 from __future__ import annotations
@@ -19,12 +22,15 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+from io import StringIO
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
+from bench.harness.fleet import rooms_default
 from bench.harness.infra import Infra, exit_on_signals
 from bench.harness.stall import Hunt, Options
 from games.engine.registry import GAMES
@@ -54,6 +60,11 @@ class Command(BaseCommand):
         parser.add_argument("--alone", action="store_true",
                             help="each bot winds down by itself once it has seen its hands, not with its table "
                             "(a check that the hunt catches a bot left alone)")
+        parser.add_argument("--rooms", type=int, default=None,
+                            help="how many of each run's tables are private rooms (default: a third, at least one)")
+        parser.add_argument("--watchers", type=int, default=None,
+                            help="sockets watching each run's tables, rooms and public ones in turn "
+                            "(default: one per two tables)")
         parser.add_argument("--ports", default="8041,8042", help="the ASGI servers' ports")
         parser.add_argument("--run-dir", default="", help="where the logs and the dump go (default: a new temp dir)")
 
@@ -68,7 +79,9 @@ class Command(BaseCommand):
                           game=None if o["game"] == "all" else o["game"], seed=seed,
                           client_sync=not o["no_client_sync"], margin=o["margin"], think=o["think"],
                           jitter=o["jitter"], run_timeout=o["run_timeout"], restart_every=o["restart_every"],
-                          alone=o["alone"])
+                          alone=o["alone"],
+                          rooms=rooms_default(o["tables"]) if o["rooms"] is None else o["rooms"],
+                          watchers=max(2, o["tables"] // 2) if o["watchers"] is None else o["watchers"])
 
         exit_on_signals()
         self.stdout.write(f"seed {seed}; {infra.describe()}; client sync {'on' if options.client_sync else 'off'}")
@@ -78,11 +91,23 @@ class Command(BaseCommand):
             infra.start_all()
             connection.close()
             ok = asyncio.run(hunt.hunt())
+            ok = self._ledger_ok() and ok
         finally:
             connection.close()
             infra.stop_all()
         if not ok:
             raise SystemExit(1)
+
+    def _ledger_ok(self) -> bool:
+        """``ledger_check`` over everything the runs settled, rooms and public tables alike."""
+        out = StringIO()
+        try:
+            call_command("ledger_check", stdout=out, stderr=out)
+        except CommandError as exc:
+            self._say(f"FAIL ledger_check: {exc}\n{out.getvalue()[-2000:]}")
+            return False
+        self._say("OK   ledger_check")
+        return True
 
     def _say(self, text: str) -> None:
         self.stdout.write(text)

@@ -1,4 +1,5 @@
-"""``{% load tables_tags %}``: ``{{ level|level_title }}``, ``{{ table|table_title }}`` and
+"""``{% load tables_tags %}``: ``{{ level|level_title }}``, ``{{ table|table_title }}``,
+``{{ table|table_heading }}`` and
 ``{{ stake_level_id|stake_level_title }}`` in the page's language (tables/titles.py), and
 ``{% game_tiles as tiles %}``, the home page's games."""
 
@@ -22,6 +23,11 @@ def level_title(level: StakeLevel) -> str:
 @register.filter
 def table_title(table: Table) -> str:
     return titles.table_title(table)
+
+
+@register.filter
+def table_heading(table: Table) -> str:
+    return titles.table_heading(table)
 
 
 @register.filter

@@ -107,3 +107,42 @@ async def test_malformed_room_requests_are_bad_messages(payload, funded, table_f
     reply = await player.request(payload)
     assert reply["type"] == "error" and reply["code"] == "bad_message"
     await player.close()
+
+
+async def test_an_invitation_reaches_the_invitee_s_table_socket_too(funded, table_for):
+    owner_user, invitee = await db(funded)(), await db(funded)("lan")
+    room = await db(_open_room)(owner_user)
+    public = await db(table_for)("thirteen")
+    at_table = await WsPlayer(public.pk, invitee).connect()  # the invitee plays elsewhere
+    owner = await WsPlayer(room.pk, owner_user).connect()
+    assert (await owner.request({"type": "room_invite", "name": "LAN"}))["type"] == "ack"
+    notice = await at_table.next("invite")
+    assert notice["invite"]["table"] == room.pk and notice["invite"]["code"] == room.room_code
+    assert notice["invite"]["inviter"] == owner_user.shown_name
+    await gather(owner.close(), at_table.close())
+
+
+async def _lobby(user: Any, path: str) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(_WithUser(URLRouter(lobby_routes), user), path)
+    assert (await comm.connect())[0]
+    return comm
+
+
+async def test_a_page_s_notices_socket_hears_invitations_and_no_table(funded, table_for):
+    owner_user, invitee = await db(funded)(), await db(funded)("ning")
+    room = await db(_open_room)(owner_user)
+    await db(table_for)("thirteen")  # an open public table the lobby would list
+    notices = await _lobby(invitee, "/ws/lobby/?notices=1")
+    assert await notices.receive_nothing(timeout=0.3)  # no table list
+    owner = await WsPlayer(room.pk, owner_user).connect()
+    assert (await owner.request({"type": "room_invite", "name": "ning"}))["type"] == "ack"
+    notice = json.loads(await notices.receive_from(timeout=10))
+    assert notice["type"] == "invite" and notice["invite"]["table"] == room.pk
+    await owner.close()
+    await notices.disconnect()
+
+
+async def test_a_notices_socket_is_refused_to_a_signed_out_visitor():
+    comm = WebsocketCommunicator(_WithUser(URLRouter(lobby_routes), None), "/ws/lobby/?notices=1")
+    connected, _code = await comm.connect()
+    assert not connected

@@ -27,6 +27,7 @@ from games.protocol import Message
 from games.services import commands
 from games.services import hands as hands_service
 from games.services.hands import hand_start_if_ready
+from tables import rooms
 from tables.models import Seat, Table
 from tests.games.live.helpers import sent_frames
 
@@ -237,3 +238,39 @@ def test_a_seat_is_freed_by_one_delete_because_nothing_refers_to_it_and_no_signa
     assert not Seat._meta.related_objects
     for signal in (signals.pre_delete, signals.post_delete):
         assert not signal.has_listeners(Seat)
+
+
+
+def _costs(table: Table, users: list, sent: list, *, start: bool) -> tuple[list[int], int, int]:
+    """Each player's join, then a hand played out: the joins' statements, the dearest mid-hand
+    action's and the settling one's."""
+    joins = []
+    for user in users:
+        reply, sql = _request(table, user, "join", buy_in=table.stake_level.min_buy_in * 3)
+        assert "seat" in reply
+        joins.append(len(sql))
+    if start:  # a room deals once its owner starts it
+        assert _request(table, users[0], "room_start")[0] == {"started": True}
+    hand = Hand.objects.filter(table=table, status=Hand.Status.ACTIVE).first() or hand_start_if_ready(
+        table_id=table.pk)
+    assert hand is not None
+    sent.clear()
+    actions, settling = _play_out(table, hand, users, sent)
+    return joins, max(len(sql) for sql in actions), len(settling)
+
+
+def test_joining_and_acting_in_a_room_cost_what_they_cost_at_a_public_table(funded, table_for, sent):
+    """A private room is a table (docs/ARCHITECTURE.md "Private rooms and watchers"): what it adds
+    is read off the table row the lock holds, so its players' joins, actions and settlement run
+    no statement more than at a public table."""
+    public = table_for("thirteen")
+    players = [funded() for _ in range(4)]
+    room = rooms.room_open(owner=players[0], level_id=public.stake_level_id)
+    for guest in players[1:]:
+        rooms.room_enter(code=str(room.room_code), user=guest)
+    at_public = _costs(public, [funded() for _ in range(4)], sent, start=False)
+    in_room = _costs(room, players, sent, start=True)
+    print(f"public: joins {at_public[0]}, action {at_public[1]}, settling {at_public[2]}; "
+          f"room: joins {in_room[0]}, action {in_room[1]}, settling {in_room[2]}")
+    assert in_room[0] == at_public[0]
+    assert in_room[1] <= at_public[1] and in_room[2] <= at_public[2]
