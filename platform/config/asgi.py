@@ -15,6 +15,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config.health import healthz_first  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from kernel.logs import quiet_server_logs  # noqa: E402
 from kernel.websocket import websocket_application  # noqa: E402
@@ -27,7 +28,7 @@ if settings.CELERY_EMBEDDED_WORKER:
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": healthz_first(django_asgi_app),
         "websocket": websocket_application(websocket_urlpatterns),
     }
 )

@@ -148,6 +148,51 @@ def test_the_checks_run_again_once_the_cached_report_is_older_than_the_setting(
     assert health.cached.runs == 2
 
 
+def _asgi_get(app: Any, path: str) -> tuple[int, dict[str, str], bytes]:
+    import asyncio
+
+    scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(), "query_string": b"",
+             "headers": [(b"host", b"127.0.0.1")], "asgi": {"version": "3.0"}, "http_version": "1.1"}
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(app(scope, receive, send))
+    headers = {k.decode(): v.decode() for k, v in sent[0]["headers"]}
+    return sent[0]["status"], headers, sent[1]["body"]
+
+
+@pytest.mark.django_db
+def test_the_server_answers_healthz_before_django_with_the_views_body_and_status(
+    client: Client, settings: Any
+) -> None:
+    import json
+
+    settings.HEALTHZ_CACHE_SECONDS = 60
+    workers_heard()
+    view = client.get("/healthz")
+    passed: list[str] = []
+
+    async def django_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        passed.append(scope["path"])
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    app = health.healthz_first(django_app)
+    status, headers, body = _asgi_get(app, "/healthz")
+    assert (status, json.loads(body)) == (view.status_code, view.json()) and passed == []  # fresh: Django not reached
+    assert headers["content-type"] == "application/json" and headers["cache-control"] == "no-store"
+    assert _asgi_get(app, "/healthz/")[0] == 204 and _asgi_get(app, "/lobby/")[0] == 204
+    assert passed == ["/healthz/", "/lobby/"]
+    health.cached.forget()  # stale: the checks run again (in Django's sync thread), then answer
+    status, _headers, body = _asgi_get(app, "/healthz")
+    assert status == 200 and json.loads(body)["status"] == "ok" and health.cached.runs == 1
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
