@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from django.utils import translation
@@ -108,3 +109,32 @@ def settled(page: Any) -> None:
     """Wait until nothing on the page is mid-transition: what a check measures (contrast,
     widths) is then what the reader sees, not a frame of a fade or a slide."""
     page.evaluate(_SETTLED)
+
+
+def fouled_rows(cards: list[str]) -> dict[str, list[str]]:
+    """Rows of these 13 cards that foul (a fouled hand is shot by every hand that does not)."""
+    rng = random.Random(7)
+    while True:
+        picked = rng.sample(cards, 13)
+        rows = {"front": picked[:3], "middle": picked[3:8], "back": picked[8:]}
+        if is_foul(rows, suits=True):
+            return rows
+
+
+def shot_by_one(hand: Any, users: list[Any], shooter: Any) -> None:
+    """Every player of a 十三张 hand but ``shooter`` submits fouled rows, and ``shooter`` its best
+    rows, never a natural declared: it shoots every other seat, whatever it was dealt (run it
+    with ``call``)."""
+    from games.adapters import engine
+    from games.engine.cards import cards_str
+    from games.services.hands import hand_act
+
+    hand.refresh_from_db()
+    for user in users:
+        seat = hand.seat_of(user.pk)
+        if user.pk == shooter.pk:
+            action = {**dict(engine(hand.game).auto_action(hand.state, seat)), "type": "arrange"}
+        else:
+            action = {"type": "arrange", **fouled_rows(cards_str(hand.state["seats"][seat]["cards"]))}
+        reply = hand_act(table_id=hand.table_id, user=user, action=action)
+        assert reply["status"] == "applied", reply

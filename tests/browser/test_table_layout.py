@@ -8,18 +8,16 @@ arranges; a house table's results name the bets that won."""
 from __future__ import annotations
 
 import itertools
-import random
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from games.engine.cards import cards_str
 from games.models import Hand
-from games.services.hands import hand_act, hand_start_if_ready
+from games.services.hands import hand_start_if_ready
 from games.services.seating import seat_join
 from tests.browser.conftest import call
-from tests.browser.helpers import is_foul, text, wait_showdown
+from tests.browser.helpers import shot_by_one, text, wait_showdown
 from tests.browser.layout import LONG_NAMES, PHONES, WIDE_NAMES, at_every_size, worst_case
 from tests.factories import funded_user, hand_play_out
 
@@ -51,23 +49,6 @@ def _deal(table: Any, players: list[Any], benched: int) -> tuple[Hand, list[Any]
     hand = call(hand_start_if_ready, table_id=table.pk)
     assert hand is not None
     return hand, [p.user for p in players] + bench
-
-
-def _fouled(cards: list[str]) -> dict[str, list[str]]:
-    rng = random.Random(11)
-    while True:
-        picked = rng.sample(cards, 13)
-        rows = {"front": picked[:3], "middle": picked[3:8], "back": picked[8:]}
-        if is_foul(rows, suits=True):
-            return rows
-
-
-def _foul_all_but(hand: Hand, users: list[Any], keep: Any) -> None:
-    for user in users:
-        if user.pk != keep.pk:
-            cards = cards_str(hand.state["seats"][hand.seat_of(user.pk)]["cards"])
-            reply = hand_act(table_id=hand.table_id, user=user, action={"type": "arrange", **_fouled(cards)})
-            assert reply["status"] == "applied", reply
 
 
 def _shoot(seat: int, other: int, coins: int = 300) -> dict[str, Any]:
@@ -134,8 +115,7 @@ def test_the_largest_banners_of_a_thirteen_showdown_cover_no_result(player, make
     me.page.emulate_media(reduced_motion=motion)
     hand, users = _deal(table, [me], 3)
     me.page.wait_for_selector("[data-testid=board]", state="visible")
-    call(_foul_all_but, hand, users, me.user)  # 阿丽 shoots all three: three 打枪 and a 全垒打
-    call(hand_play_out, hand, users)
+    call(shot_by_one, hand, users, me.user)  # 阿丽 shoots all three: three 打枪 and a 全垒打
     wait_showdown(me.page)
     expect(me.page.locator("[data-testid=highlight]")).to_have_count(4)
 

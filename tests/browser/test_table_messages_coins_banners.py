@@ -5,7 +5,6 @@ every banner of a hand with three shoots and a 全垒打 shows on the first scre
 
 from __future__ import annotations
 
-import random
 import re
 from typing import Any
 
@@ -15,13 +14,12 @@ from django.utils.translation import gettext
 from playwright.sync_api import expect
 
 from games.adapters import engine, rule_sheet
-from games.engine.cards import cards_str
 from games.error_codes import ERRORS, PARAMETERS
 from games.models import Hand
-from games.services.hands import hand_act, hand_start_if_ready
+from games.services.hands import hand_start_if_ready
 from games.services.seating import seat_join
 from tests.browser.conftest import call
-from tests.browser.helpers import is_foul, money, sit_down, text, wait_showdown
+from tests.browser.helpers import money, shot_by_one, sit_down, text, wait_showdown
 from tests.browser.layout import COVERS, SIZES, problems
 from tests.factories import funded_user, hand_play_out
 
@@ -134,31 +132,6 @@ def test_coins_read_with_two_decimals_and_grouped_everywhere_on_the_table_page(p
     assert not me.errors
 
 
-def _fouled(cards: list[str]) -> dict[str, list[str]]:
-    """Rows of these 13 cards that foul (a fouled hand is shot by every hand that does not)."""
-    rng = random.Random(7)
-    while True:
-        picked = rng.sample(cards, 13)
-        rows = {"front": picked[:3], "middle": picked[3:8], "back": picked[8:]}
-        if is_foul(rows, suits=True):
-            return rows
-
-
-def _foul_the_others(hand: Hand, users: list[Any], keep: Any) -> None:
-    for user in users:
-        if user.pk != keep.pk:
-            cards = cards_str(hand.state["seats"][hand.seat_of(user.pk)]["cards"])
-            reply = hand_act(table_id=hand.table_id, user=user, action={"type": "arrange", **_fouled(cards)})
-            assert reply["status"] == "applied", reply
-
-
-def _arrange_rows(hand: Hand, user: Any) -> None:
-    hand.refresh_from_db()
-    best = dict(engine(hand.game).auto_action(hand.state, hand.seat_of(user.pk)))
-    reply = hand_act(table_id=hand.table_id, user=user, action={**best, "type": "arrange"})
-    assert reply["status"] == "applied", reply
-
-
 @pytest.mark.parametrize(("lang", "size"), CASES, ids=IDS)
 def test_every_banner_of_three_shoots_and_a_home_run_shows_on_the_first_screen(player, make_table, lang, size):
     width, height = SIZES[size]
@@ -166,8 +139,7 @@ def test_every_banner_of_three_shoots_and_a_home_run_shows_on_the_first_screen(p
     me = player("阿丽", lang=lang, width=width, height=height)
     hand, users = _sit_and_deal(me, table, 3)
     me.page.wait_for_selector("[data-testid=board]", state="visible")
-    call(_foul_the_others, hand, users, me.user)
-    call(_arrange_rows, hand, me.user)  # rows, never a natural declared: they shoot every fouled seat
+    call(shot_by_one, hand, users, me.user)
     wait_showdown(me.page)
     banners = me.page.locator("[data-testid=highlight]")
     expect(banners).to_have_count(4)
