@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q, Value
+from django.contrib.auth.models import Group
+from django.db import connection
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from accounts.models import Footprint, LoginThrottle, User
@@ -99,16 +102,29 @@ def account_standing(*, user_id: int) -> str:
     """Whether the account may sit at a table, read fresh in one statement (a socket's user
     object is the account as it was when the socket opened): not when banned, nor when staff
     (auditors are staff) unless also in the players group (``settings.PLAYERS_GROUP``)."""
-    return account_standing_and(user_id=user_id, also=Value(True))[0]
+    return account_standing_and(user_id=user_id)[0]
 
 
-def account_standing_and(*, user_id: int, also: Exists | Value) -> tuple[str, bool]:
-    """:func:`account_standing`, and the yes-or-no ``also`` asks of the account (an ``Exists``
-    over rows with ``OuterRef("pk")``), in the same statement: a private room's pass is asked
-    with the standing a join reads anyway (``tables.rooms.room_pass_held``)."""
-    plays = User.groups.through.objects.filter(user_id=OuterRef("pk"), group__name=settings.PLAYERS_GROUP)
-    row = User.objects.filter(pk=user_id).values_list("is_active", "is_staff", "is_superuser").annotate(
-        plays=Exists(plays), also=also).first()
+#: A yes-or-no question about the account ``u`` asked in the standing's statement: SQL that
+#: both databases run (``u.id`` is the account's id) and its parameters.
+AlsoAsked = tuple[str, list[Any]]
+
+
+def account_standing_and(*, user_id: int, also: AlsoAsked | None = None) -> tuple[str, bool]:
+    """:func:`account_standing`, and the yes-or-no ``also`` asks of the account, in the same
+    statement: a private room's pass is asked with the standing a join reads anyway
+    (``tables.rooms.room_pass_held``). Every join and top-up reads it under the table's lock, so
+    it is SQL, not built by the ORM (0.8 ms of CPU a call there)."""
+    also_sql, also_params = also if also is not None else ("1 = 1", [])
+    member = User.groups.through
+    sql = (
+        f"SELECT u.is_active, u.is_staff, u.is_superuser, EXISTS (SELECT 1 FROM {member._meta.db_table} m "  # noqa: S608
+        f"JOIN {Group._meta.db_table} g ON g.id = m.group_id WHERE m.user_id = u.id AND g.name = %s), {also_sql} "
+        f"FROM {User._meta.db_table} u WHERE u.id = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [settings.PLAYERS_GROUP, *also_params, user_id])
+        row = cursor.fetchone()
     if row is None:
         return STANDING_BANNED, False
     if not row[0]:

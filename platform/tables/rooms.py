@@ -22,13 +22,12 @@ from typing import Any, Literal
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Value
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.names import name_key
-from accounts.selectors import STANDING_OK, account_standing
+from accounts.selectors import STANDING_OK, AlsoAsked, account_standing
 from accounts.sockets import user_group
 from friends.selectors import is_blocked
 from games.groups import group_send
@@ -90,14 +89,15 @@ def room_allowed(*, table: Table, user_id: int | None) -> bool:
     return RoomPass.objects.filter(table_id=table.pk, user_id=user_id, removed_at__isnull=True).exists()
 
 
-def room_pass_held(*, table: Table, user_id: int) -> Exists | Value:
-    """Whether the player (``OuterRef("pk")`` of a query on users) may sit at the table, as a
-    query expression: :func:`room_allowed`, asked inside the statement that reads the account's
-    standing (``accounts.selectors.account_standing_and``), so a join at a room runs no statement
-    more than at a public table."""
+def room_pass_held(*, table: Table, user_id: int) -> AlsoAsked | None:
+    """Whether the player (``u.id`` of the statement that reads the account's standing) may sit
+    at the table: :func:`room_allowed`, asked inside that statement
+    (``accounts.selectors.account_standing_and``), so a join at a room runs no statement more
+    than at a public table. None: nothing to ask (a public table, or the room's owner)."""
     if not table.is_room or user_id == table.room_owner_id:
-        return Value(True)
-    return Exists(RoomPass.objects.filter(table_id=table.pk, user_id=OuterRef("pk"), removed_at__isnull=True))
+        return None
+    return (f"EXISTS (SELECT 1 FROM {RoomPass._meta.db_table} p WHERE p.table_id = %s "  # noqa: S608
+            "AND p.user_id = u.id AND p.removed_at IS NULL)", [table.pk])
 
 
 def room_access(*, table_id: int, user_id: int | None) -> Access:
