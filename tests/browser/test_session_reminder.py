@@ -10,7 +10,7 @@ from django.utils import timezone
 from games.services.seating import seat_join
 from responsible.services import limits_set
 from tables.models import Seat
-from tests.browser.conftest import browser, call, make_table, player, server  # noqa: F401 - the browser fixtures
+from tests.browser.conftest import call
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +21,7 @@ def _seated_for(user, table, seconds: float) -> None:
     Seat.objects.filter(user=user).update(joined_at=timezone.now() - timedelta(seconds=seconds))
 
 
-def test_the_reminder_shows_when_the_minute_is_up(player, make_table):  # noqa: F811 - fixtures imported above
+def test_the_reminder_shows_when_the_minute_is_up(player, make_table):
     table = call(make_table, "thirteen")
     p = player("Rena", lang="en")
     call(_seated_for, p.user, table, 57)
