@@ -148,6 +148,10 @@ class _Cached:
         finally:
             self.lock.release()
 
+    def fresh(self) -> tuple[dict[str, Any], int] | None:
+        """The last report while it is fresh, else None (no lock, no check: the event loop may ask)."""
+        return self.result if self.result is not None and self._fresh() else None
+
     def _fresh(self) -> bool:
         return 0 <= time.time() - self.at < settings.HEALTHZ_CACHE_SECONDS
 
@@ -176,7 +180,7 @@ def healthz_first(http_app: Callable[..., Any]) -> Callable[..., Any]:
         if scope["type"] != "http" or scope["path"] != "/healthz" or scope["method"] not in ("GET", "HEAD"):
             await http_app(scope, receive, send)
             return
-        fresh = cached.result if cached.result is not None and cached._fresh() else None
+        fresh = cached.fresh()
         body, status = fresh if fresh is not None else await sync_to_async(cached.get)()
         payload = json.dumps(body, cls=DjangoJSONEncoder).encode()
         await send({"type": "http.response.start", "status": status, "headers": [

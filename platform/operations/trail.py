@@ -116,14 +116,12 @@ def trail_cash_outs_link(*, now: datetime | None = None) -> int:
         awaited = _awaited_tables(act)
         if not awaited:
             continue
-        later = LedgerTransaction.objects.filter(kind=TransactionKind.CASH_OUT, pk__gt=int(act.details["ledger_mark"]))
-        later = later.order_by("pk")
         linked = set(act.links.values_list("transaction_id", flat=True))
+        closed = act.kind == StaffAction.Kind.TABLE_CLOSE
         for table_id in awaited:
-            user_part = "" if act.kind == StaffAction.Kind.TABLE_CLOSE else f"{act.target_user_id}:"
-            found = list(later.filter(idempotency_key__startswith=f"cashout:{table_id}:{user_part}")
-                         .values_list("pk", flat=True))
-            caused = found if act.kind == StaffAction.Kind.TABLE_CLOSE else found[:1]
+            found = cash_outs_since(mark=int(act.details["ledger_mark"]), table_ids=[table_id],
+                                    user_id=None if closed else act.target_user_id)
+            caused = found if closed else found[:1]
             links += [StaffActionTransaction(action=act, transaction_id=pk) for pk in caused if pk not in linked]
     StaffActionTransaction.objects.bulk_create(links, ignore_conflicts=True)
     return len(links)
