@@ -25,6 +25,15 @@ def text(key: str, lang: str, **params: Any) -> str:
     return value
 
 
+def natural_seed(seats: int) -> str:
+    """The first server seed (of 64 hex digits, counting up) whose 十三张 deal to ``seats`` players
+    gives seat 0 a natural: the board then shows the most it can (the natural's note and 报到)."""
+    from games.engine import thirteen
+    from games.engine.thirteen.naturals import best_natural
+
+    return next(f"{i:064x}" for i in range(10_000) if best_natural(thirteen.deal(f"{i:064x}", [], seats, 0)[0]))
+
+
 def money(minor: int) -> str:
     """The pages' coin format, the site's: two decimals, thousands grouped ("1,234.50", "30.00")."""
     return format_coins(minor, grouping=True)

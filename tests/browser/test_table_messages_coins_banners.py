@@ -16,10 +16,11 @@ from playwright.sync_api import expect
 from games.adapters import engine, rule_sheet
 from games.error_codes import ERRORS, PARAMETERS
 from games.models import Hand
+from games.services import hands as hand_services
 from games.services.hands import hand_start_if_ready
 from games.services.seating import seat_join
 from tests.browser.conftest import call
-from tests.browser.helpers import money, shot_by_one, sit_down, text, wait_showdown
+from tests.browser.helpers import money, natural_seed, shot_by_one, sit_down, text, wait_showdown
 from tests.browser.layout import COVERS, SIZES, problems
 from tests.factories import funded_user, hand_play_out
 
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.browser
 CASES = [("zh-hans", "portrait"), ("en", "landscape"), ("zh-hant", "desktop")]
 IDS = [size for _, size in CASES]
 TOAST = "() => Alpine.$data(document.querySelector('.table-page'))"
-ARRANGING = {"[data-testid=submit]": 1, "[data-testid=timer]": 1, "[data-testid=phase]": 1,
+ARRANGING = {"[data-testid=submit]": 1, "[data-testid=declare]": 1, "[data-testid=timer]": 1, "[data-testid=phase]": 1,
              "[data-testid=hand] .card-btn": 13, ".board .row-cards": 3, "[data-testid=toast]": 1}
 AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
@@ -72,12 +73,15 @@ def _reading(page: Any) -> dict[str, float]:
 
 @pytest.mark.parametrize(("lang", "size"), CASES, ids=IDS)
 def test_a_message_lies_over_neither_the_move_nor_the_clock_nor_the_hand_nor_the_results(player, make_table, lang,
-                                                                                          size):
+                                                                                          size, monkeypatch):
+    # The player holds a natural: the board shows the most it can (the natural's note, 报到 beside 出牌).
+    monkeypatch.setattr(hand_services, "new_server_seed", lambda: natural_seed(4))
     width, height = SIZES[size]
     table = make_table("thirteen")
     me = player("阿丽", lang=lang, width=width, height=height)
     hand, users = _sit_and_deal(me, table, 3)
-    me.page.wait_for_selector("[data-testid=board]", state="visible")
+    assert hand.seat_of(me.user.pk) == 0
+    me.page.wait_for_selector("[data-testid=declare]", state="visible")
     # The message of sitting down, as it stands while the hand is dealt (it goes after 5 s).
     _say(me.page, text("joined", lang, x=money(table.stake_level.min_buy_in)))
     found = problems(me.page, f"message-sat-{size}", ARRANGING, COVERS)

@@ -16,6 +16,7 @@ from tests.browser.helpers import (
     is_foul,
     key_rows,
     money,
+    natural_seed,
     row_cards,
     signed,
     sit_down,
@@ -118,7 +119,7 @@ def test_a_player_holding_a_natural_declares_it_with_the_baodao_button(player, m
     from games.engine.thirteen.naturals import best_natural
     from games.services import hands as hand_services
 
-    seed = next(f"{i:064x}" for i in range(10_000) if best_natural(thirteen.deal(f"{i:064x}", [], 2, 0)[0]))
+    seed = natural_seed(2)
     monkeypatch.setattr(hand_services, "new_server_seed", lambda: seed)
     table = make_table("thirteen")
     holder, other = player("阿丽"), player("Bob", lang="en")
