@@ -8,7 +8,10 @@ Each table gets four new funded players with signed-in sessions. The sockets go 
 servers' own WebSocket stack (``kernel.websocket``: the Origin check, the session cookie, the
 router and the consumer) in Channels' in-process communicator, over the configured channel layer
 and database. Step by step over every table's players: connect (until the snapshot), join (until
-the ack and every connected player's frame of the new version), leave (the same), disconnect.
+the ack and every connected player's frame of the new version), leave (the same), disconnect. The
+tables are made first, then visited one after the other with no pause, as on a busy server: work
+a step leaves for later (the watchers' count) runs in the steps that follow, and what the last
+table left is the CPU of the second after it ("afterwards", shared over the tables).
 No hand is dealt (the start timer's task goes to a broker no worker reads). The clock is
 ``time.process_time`` (every thread of this process: the database threads included); the
 statements are counted at Django's cursor, in every thread.
@@ -38,6 +41,9 @@ from typing import Any
 from action_cpu import Player, django_setup
 
 STEPS = ("connect", "join", "leave", "disconnect")
+#: How long after the last table's visit the work left for later is counted (the watchers' count
+#: is told within games.watchers.TELL_WITHIN seconds of a change).
+AFTERWARDS = 1.0
 
 
 class Counter:
@@ -199,12 +205,15 @@ def main() -> None:
             await visit(application, *tables[0], counter)  # warms the caches
             await at_once(application, tables[1:])
             return
-        for t in range(args.tables + 1):  # the first table warms the caches and is not counted
-            table_id, buy_in, sessions = await sync_to_async(visitors)(f"{run}-{t}", args.seats)
+        tables = [await sync_to_async(visitors)(f"{run}-{t}", args.seats) for t in range(args.tables + 1)]
+        for t, (table_id, buy_in, sessions) in enumerate(tables):  # the first warms the caches, not counted
             spent = await visit(application, table_id, buy_in, sessions, counter)
             if t:
                 for step, figures in spent.items():
                     per_table[step].append(figures)
+        started = time.process_time()
+        await asyncio.sleep(AFTERWARDS)
+        per_table["afterwards"] = [((time.process_time() - started) / args.tables, 0)] * args.tables
 
     asyncio.run(main_loop())
     if args.at_once:
@@ -212,7 +221,7 @@ def main() -> None:
     print(f"{args.tables} tables x {args.seats} players; per player:")
     print(f"{'step':<11} {'CPU ms':>7} {'median':>7} {'SQL':>5}")
     total = 0.0
-    for step in STEPS:
+    for step in (*STEPS, "afterwards"):
         rows = per_table[step]
         cpu = [1000 * c / args.seats for c, _ in rows]
         sql = sum(n for _, n in rows) / len(rows) / args.seats

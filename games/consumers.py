@@ -38,7 +38,7 @@ from kernel import metrics
 from kernel.client_ip import scope_client_ip
 from kernel.db_threads import in_db_thread, in_seat_thread
 from kernel.rows import json_text
-from kernel.websocket import LocalizedWebsocketConsumer, session_holds_user
+from kernel.websocket import LocalizedWebsocketConsumer
 
 log = logging.getLogger(__name__)
 
@@ -222,17 +222,9 @@ class TableConsumer(WatchingMixin, LocalizedWebsocketConsumer):
         await self._call(message)
 
     async def _may_play(self, message: Message) -> bool:
-        """After a stop only leaving is answered; a join or top-up also needs the socket's session
-        to be signed in still (a log-out the stop's message has not reached yet)."""
+        """After a stop only leaving is answered."""
         if self.stopped is not None and message.type != "leave":
             await self._send({**stop_frame(self.stopped), "id": message.id})
-            return False
-        if message.type in ("join", "top_up") and not await in_seat_thread(
-            session_holds_user, self.scope.get("session"), self.user_id
-        ):
-            self.stopped = "logged_out"
-            await self._send({**stop_frame("logged_out"), "id": message.id})
-            await self.close(code=CLOSE_LOGGED_OUT)
             return False
         return True
 
@@ -264,8 +256,13 @@ class TableConsumer(WatchingMixin, LocalizedWebsocketConsumer):
                 # has its own pooled connection); the table row lock orders requests at one table.
                 # A seat change takes its own lane, so a burst of them never holds up the actions.
                 lane = in_db_thread if message.type == "action" else in_seat_thread
-                reply = await lane(commands.dispatch, self.table_id, self.user, message)
+                reply = await lane(commands.dispatch, self.table_id, self.user, message, self._session_key())
         except PlayError as exc:
+            if exc.code == "logged_out":  # the socket's session logged out: its stop may be on its way
+                self.stopped = "logged_out"
+                await self._send({**stop_frame("logged_out"), "id": message.id})
+                await self.close(code=CLOSE_LOGGED_OUT)
+                return
             await self._error(message.id, exc.code, str(exc), retry_after=getattr(exc, "retry_after", None))
             return
         except Exception:
@@ -273,6 +270,12 @@ class TableConsumer(WatchingMixin, LocalizedWebsocketConsumer):
             await self._error(message.id, "server_error", _("Something went wrong on our side; nothing was changed."))
             return
         await self._send({"type": "ack", "id": message.id, "for": message.type, **reply})
+
+    def _session_key(self) -> str | None:
+        """The key of the session the socket signed in through: a join or a top-up is refused
+        once it has logged out. None for a socket made in process, with no session to lose."""
+        session = self.scope.get("session")
+        return None if session is None else (getattr(session, "session_key", None) or "")
 
     async def _send_snapshot(self) -> None:
         if self.user_id is not None:

@@ -1,24 +1,87 @@
 """The table socket's part about who may connect and who watches (docs/PROTOCOL.md "Watchers",
 docs/RULES.md "Private rooms"): a private room's socket is refused to a player without its pass;
 a connection whose user holds no seat counts as a watcher, and every connection at the table that
-asked for it (``?watchers=1`` on the socket's address) is told the count as it changes.
+asked for it (``?watchers=1`` on the socket's address) is told the count as it changes, within
+``games.watchers.TELL_WITHIN`` seconds: a server applies the changes its connections made to a
+table meanwhile together (a player's connect and join cancel out; a room's players sitting down
+together are one), then tells the count when it is not the one the table last heard.
 
 A mixin of ``games.consumers.TableConsumer``, kept apart so that the consumer stays about frames.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
+import weakref
 from typing import Any
 
 from games import broadcast
-from games.watchers import TTL, watcher_count, watcher_set, watchers_event, watchers_frame
+from games.watchers import TELL_WITHIN, TTL, watcher_count, watchers_apply, watchers_event, watchers_frame
 from kernel.db_threads import in_db_thread
 from tables.rooms import room_access
 
 #: Close codes (docs/PROTOCOL.md "Close codes").
 CLOSE_NO_TABLE = 4404
 CLOSE_PRIVATE_ROOM = 4403
+
+log = logging.getLogger(__name__)
+
+
+class _Telling:
+    """One event loop's (a server's) changes to tables' watchers not applied yet, and the count
+    each table last heard (every connection here hears every server's tell)."""
+
+    def __init__(self) -> None:
+        self.changes: dict[int, dict[str, bool]] = {}  # table -> connection -> watching
+        self.heard: dict[int, int] = {}
+        self.unheard: set[int] = set()  # tables with a connection here not told any count yet
+
+
+_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Telling] = weakref.WeakKeyDictionary()
+
+
+def _telling() -> _Telling:
+    loop = asyncio.get_running_loop()
+    state = _loops.get(loop)
+    if state is None:
+        state = _loops[loop] = _Telling()
+    return state
+
+
+def _watch_later(table_id: int, channel: str, watching: bool, layer: Any, *, unheard: bool = False) -> None:
+    """The connection's membership applied within ``TELL_WITHIN`` seconds, with every other
+    change this server makes to the table meanwhile; ``unheard``: the connection waits for its
+    first count, so the count is told even if the table heard it already."""
+    state = _telling()
+    if unheard:
+        state.unheard.add(table_id)
+    changes = state.changes.get(table_id)
+    if changes is None:
+        changes = state.changes[table_id] = {}
+        asyncio.get_running_loop().create_task(_apply_later(state, table_id, layer))
+    changes[channel] = watching
+
+
+async def _apply_later(state: _Telling, table_id: int, layer: Any) -> None:
+    """After ``TELL_WITHIN`` seconds, the table's changes applied, and its count told to every
+    connection at it unless it is the count they last heard (and none of them waits for its
+    first)."""
+    try:
+        await asyncio.sleep(TELL_WITHIN)
+    finally:
+        changes = state.changes.pop(table_id, {})
+    unheard = table_id in state.unheard
+    state.unheard.discard(table_id)
+    count = await watchers_apply(table_id=table_id, changes=changes)
+    if count is None or (count == state.heard.get(table_id) and not unheard):
+        return
+    state.heard[table_id] = count
+    try:
+        await layer.group_send(broadcast.table_group(table_id), watchers_event(table_id, count))
+    except Exception as exc:  # noqa: BLE001 - a watcher count never fails a socket
+        log.warning("could not tell table %s its watchers: %s", table_id, exc)
 
 
 class WatchingMixin:
@@ -62,10 +125,8 @@ class WatchingMixin:
             return
         self.watching = watching
         self.watch_refreshed = time.monotonic()
-        count = await watcher_set(table_id=self.table_id, channel=self.channel_name, watching=watching)
-        if count is not None:
-            await self.channel_layer.group_send(broadcast.table_group(self.table_id),
-                                                watchers_event(self.table_id, count))
+        _watch_later(self.table_id, self.channel_name, watching, self.channel_layer,
+                     unheard=self.watchers_told is None and self._hears_watchers())
 
     async def _watch_refresh(self) -> None:
         """A watcher's ping keeps its membership (every ``TTL`` / 3 s); a count that moved
@@ -73,10 +134,7 @@ class WatchingMixin:
         if not self.watching or time.monotonic() - self.watch_refreshed < TTL / 3:
             return
         self.watch_refreshed = time.monotonic()
-        count = await watcher_set(table_id=self.table_id, channel=self.channel_name, watching=True)
-        if count is not None and count != self.watchers_told:
-            await self.channel_layer.group_send(broadcast.table_group(self.table_id),
-                                                watchers_event(self.table_id, count))
+        _watch_later(self.table_id, self.channel_name, True, self.channel_layer)
 
     async def _watch_seated(self, seated: bool) -> None:
         """A frame showed whether this user holds a seat (or a hand) here: a watcher who sat
@@ -93,6 +151,7 @@ class WatchingMixin:
     async def table_watchers(self, event: dict[str, Any]) -> None:
         """The table's count of watchers changed."""
         if event["table"] == self.table_id:
+            _telling().heard[self.table_id] = int(event["count"])
             await self._tell_watchers(int(event["count"]))
 
     async def room_invite(self, event: dict[str, Any]) -> None:

@@ -28,27 +28,28 @@ EFFECTS = frozenset({"action", "join", "top_up", "sit_out", "leave"})
 
 
 @with_retries
-def dispatch(table_id: int, user: User, message: Message) -> dict[str, Any]:
-    """Run one request; any other refusal (the wallet's) becomes a :class:`PlayError` with the
-    same code and its message in the player's language."""
+def dispatch(table_id: int, user: User, message: Message, signed_in: str | None = None) -> dict[str, Any]:
+    """Run one request (``signed_in``: the key of the session it came through, whose log-out
+    refuses a join or a top-up); any other refusal (the wallet's) becomes a :class:`PlayError`
+    with the same code and its message in the player's language."""
     try:
         if message.id and message.type in EFFECTS:
-            return _once(table_id, user, message)
-        return _dispatch(table_id, user, message)
+            return _once(table_id, user, message, signed_in)
+        return _dispatch(table_id, user, message, signed_in)
     except PlayError:
         raise
     except AppError as exc:
         raise PlayError(exc.localized(), code=exc.code) from exc
 
 
-def _once(table_id: int, user: User, message: Message) -> dict[str, Any]:
+def _once(table_id: int, user: User, message: Message, signed_in: str | None) -> dict[str, Any]:
     """Optimistic: a new id (the usual case) costs one insert, beside the effect. A spent id
     shows itself when the effect is refused (a resend of what has been applied) or when its
     insert fails (any other resend, or a concurrent one that committed first); either way
     ours is rolled back whole and the first reply, or ``duplicate_id``, is the answer."""
     fingerprint = request_fingerprint(table_id=table_id, type=message.type, data=message.data)
     try:
-        return _run_once(table_id, user, message, fingerprint)
+        return _run_once(table_id, user, message, fingerprint, signed_in)
     except (IntegrityError, AppError):
         earlier = request_earlier_reply(user=user, client_id=str(message.id), fingerprint=fingerprint)
         if earlier is None:
@@ -57,24 +58,25 @@ def _once(table_id: int, user: User, message: Message) -> dict[str, Any]:
 
 
 @transaction.atomic
-def _run_once(table_id: int, user: User, message: Message, fingerprint: str) -> dict[str, Any]:
-    reply = _dispatch(table_id, user, message)
+def _run_once(table_id: int, user: User, message: Message, fingerprint: str, signed_in: str | None) -> dict[str, Any]:
+    reply = _dispatch(table_id, user, message, signed_in)
     request_record(user=user, client_id=str(message.id), type=message.type, fingerprint=fingerprint, reply=reply)
     return reply
 
 
-def _dispatch(table_id: int, user: User, message: Message) -> dict[str, Any]:
+def _dispatch(table_id: int, user: User, message: Message, signed_in: str | None = None) -> dict[str, Any]:
     data = message.data
     if message.type == "action":
         return hands.hand_act(table_id=table_id, user=user, action=data["action"], client_id=message.id)
     if message.type == "join":
         seat = seating.seat_join(
             table_id=table_id, user=user, buy_in=data["buy_in"], request_id=str(message.id),
-            seat_index=data.get("seat"),
+            seat_index=data.get("seat"), signed_in=signed_in,
         )
         return {"seat": seat.index}
     if message.type == "top_up":
-        money = seating.seat_top_up(table_id=table_id, user=user, amount=data["amount"], request_id=str(message.id))
+        money = seating.seat_top_up(table_id=table_id, user=user, amount=data["amount"], request_id=str(message.id),
+                                    signed_in=signed_in)
         return {"table_money": money}
     if message.type == "sit_out":
         seat = seating.seat_sit_out(table_id=table_id, user=user, out=data["out"])

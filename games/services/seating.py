@@ -13,10 +13,12 @@ from typing import Any, TypeVar, cast
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from accounts.selectors import STANDING_BANNED, STANDING_STAFF, account_standing_and
+from accounts.selectors import STANDING_BANNED, STANDING_STAFF, account_standing_and, session_alive
+from accounts.sockets import STOP_MESSAGES
 from games.adapters import player_limits, presence_matters, set_running
 from games.presence import presence_start
 from games.services.change import TableChange
@@ -59,11 +61,15 @@ def _refusal_kept(amount_arg: str) -> Callable[[_F], _F]:
     return wrap
 
 
-def _active_check(user: User, table: Table) -> None:
-    """Refuse a player without a private room's pass (docs/RULES.md "Private rooms"), a banned
-    player, and staff without the player role, read after the table lock (a ban committed before
-    the lock is seen) in one statement; self-exclusion and cool-off are ``stake_check``'s."""
-    standing, allowed = account_standing_and(user_id=user.pk, also=room_pass_held(table=table, user_id=user.pk))
+def _active_check(user: User, table: Table, signed_in: str | None) -> None:
+    """Refuse a request whose session has logged out (its stop may still be on its way), a
+    player without a private room's pass (docs/RULES.md "Private rooms"), a banned player, and
+    staff without the player role, read after the table lock (a ban committed before the lock is
+    seen) in one statement; self-exclusion and cool-off are ``stake_check``'s."""
+    standing, (allowed, alive) = account_standing_and(
+        user_id=user.pk, also=(room_pass_held(table=table, user_id=user.pk), session_alive(signed_in)))
+    if not alive:
+        raise PlayError(gettext(STOP_MESSAGES["logged_out"]), code="logged_out")
     if not allowed:
         raise PlayError(_("This room is private: enter its code or ask for an invitation."), code="room_private")
     if standing == STANDING_BANNED:
@@ -80,8 +86,10 @@ def _in_hand(change: TableChange, user: User) -> bool:
 
 @_refusal_kept("buy_in")
 @transaction.atomic
-def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_index: int | None = None) -> Seat:
-    """Sit down with a buy-in of at least the stake level's minimum.
+def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_index: int | None = None,
+              signed_in: str | None = None) -> Seat:
+    """Sit down with a buy-in of at least the stake level's minimum (``signed_in``: the key of
+    the session the request came through, refused once it has logged out).
 
     1. Lock the table and its seats; refuse if the player is seated or the seat is taken.
     2. Move ``buy_in`` from the wallet to this seat's table money (idempotent on the request).
@@ -91,7 +99,7 @@ def seat_join(*, table_id: int, user: User, buy_in: int, request_id: str, seat_i
     table = change.table
     if table.status != Table.Status.OPEN:
         raise PlayError(_("This table is closed."), code="closed")
-    _active_check(user, table)
+    _active_check(user, table, signed_in)
     seats = seats_locked(change)
     if any(s.user_id == user.pk for s in seats):
         raise PlayError(_("You are already seated at this table."), code="already_seated")
@@ -136,14 +144,15 @@ def _my_seat_with_money(change: TableChange, user: User) -> tuple[Seat, int]:
 
 @_refusal_kept("amount")
 @transaction.atomic
-def seat_top_up(*, table_id: int, user: User, amount: int, request_id: str) -> int:
-    """Add table money between hands (not while dealt into a hand in play, nor at a closed table)."""
+def seat_top_up(*, table_id: int, user: User, amount: int, request_id: str, signed_in: str | None = None) -> int:
+    """Add table money between hands (not while dealt into a hand in play, nor at a closed table);
+    ``signed_in`` as :func:`seat_join`'s."""
     change = table_lock(table_id)
     table = change.table
     if table.status != Table.Status.OPEN:
         raise PlayError(_("This table is closed."), code="closed")
     _my_seat(change, user)
-    _active_check(user, table)
+    _active_check(user, table, signed_in)
     if _in_hand(change, user):
         raise PlayError(_("You can top up between hands."), code="in_hand")
     stake_check(user=user, amount=amount)  # the player's own loss limits and self-exclusion

@@ -3,14 +3,18 @@ by their sign-up footprints."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from importlib import import_module
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import Group
+from django.contrib.sessions.models import Session
 from django.db import connection
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Footprint, LoginThrottle, User
@@ -109,26 +113,44 @@ def account_standing(*, user_id: int) -> str:
 #: both databases run (``u.id`` is the account's id) and its parameters.
 AlsoAsked = tuple[str, list[Any]]
 
+#: The session engines that keep sessions in the database, where a session's row is asked in SQL.
+_SESSIONS_IN_DATABASE = frozenset({"django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cached_db"})
 
-def account_standing_and(*, user_id: int, also: AlsoAsked | None = None) -> tuple[str, bool]:
-    """:func:`account_standing`, and the yes-or-no ``also`` asks of the account, in the same
-    statement: a private room's pass is asked with the standing a join reads anyway
-    (``tables.rooms.room_pass_held``). Every join and top-up reads it under the table's lock, so
-    it is SQL, not built by the ORM (0.8 ms of CPU a call there)."""
-    also_sql, also_params = also if also is not None else ("1 = 1", [])
+
+def session_alive(session_key: str | None) -> AlsoAsked | None:
+    """Whether the session a request came through still signs its player in, asked in the
+    standing's statement (:func:`account_standing_and`). A log-out flushes the session and a
+    log-in as someone else cycles its key, both deleting the row, so the row's existence is the
+    answer. None: nothing to ask (a request that came through no session)."""
+    if session_key is None:
+        return None
+    if settings.SESSION_ENGINE in _SESSIONS_IN_DATABASE:
+        return (f"EXISTS (SELECT 1 FROM {Session._meta.db_table} s "  # noqa: S608
+                "WHERE s.session_key = %s AND s.expire_date > %s)", [session_key, timezone.now()])
+    return "%s", [import_module(settings.SESSION_ENGINE).SessionStore().exists(session_key)]
+
+
+def account_standing_and(*, user_id: int, also: Sequence[AlsoAsked | None] = ()) -> tuple[str, list[bool]]:
+    """:func:`account_standing`, and the yes-or-no questions ``also`` asks of the account, in the
+    same statement (a question that is None answers yes): a private room's pass
+    (``tables.rooms.room_pass_held``) and the request's session (:func:`session_alive`) are asked
+    with the standing a join reads anyway. Every join and top-up reads it under the table's lock,
+    so it is SQL, not built by the ORM (0.8 ms of CPU a call there)."""
+    asked = [a for a in also if a is not None]
+    columns = "".join(f", {sql}" for sql, _params in asked)
     member = User.groups.through
     sql = (
         f"SELECT u.is_active, u.is_staff, u.is_superuser, EXISTS (SELECT 1 FROM {member._meta.db_table} m "  # noqa: S608
-        f"JOIN {Group._meta.db_table} g ON g.id = m.group_id WHERE m.user_id = u.id AND g.name = %s), {also_sql} "
+        f"JOIN {Group._meta.db_table} g ON g.id = m.group_id WHERE m.user_id = u.id AND g.name = %s){columns} "
         f"FROM {User._meta.db_table} u WHERE u.id = %s"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [settings.PLAYERS_GROUP, *also_params, user_id])
+        cursor.execute(sql, [settings.PLAYERS_GROUP, *(p for _sql, params in asked for p in params), user_id])
         row = cursor.fetchone()
-    if row is None:
-        return STANDING_BANNED, False
-    if not row[0]:
-        return STANDING_BANNED, bool(row[4])
+    answers = iter(bool(v) for v in (row[4:] if row is not None else [False] * len(asked)))
+    replies = [True if a is None else next(answers) for a in also]
+    if row is None or not row[0]:
+        return STANDING_BANNED, replies
     if (row[1] or row[2]) and not row[3]:
-        return STANDING_STAFF, bool(row[4])
-    return STANDING_OK, bool(row[4])
+        return STANDING_STAFF, replies
+    return STANDING_OK, replies

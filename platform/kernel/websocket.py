@@ -129,19 +129,6 @@ def _user_of(session: Any) -> Any:
     return auth.get_user(cast(Any, _SessionOnly(session)))
 
 
-def session_holds_user(session: Any, user_id: int | None) -> bool:
-    """Whether the socket's session still signs ``user_id`` in, read fresh from the session
-    store (a log-out flushes the session). A scope without a session (a socket built in
-    process, not from a browser's cookie) has nothing to lose and holds."""
-    if session is None or user_id is None:
-        return True
-    key = getattr(session, "session_key", None)
-    if not key:
-        return False
-    fresh = import_module(settings.SESSION_ENGINE).SessionStore(key)
-    return str(fresh.get(auth.SESSION_KEY, "")) == str(user_id)
-
-
 def websocket_application(routes: list[WebSocketRoute]) -> Any:
     """Every WebSocket as the servers take it: the Origin checked, the user found, then routed."""
     return SiteOriginValidator(SocketAuthMiddleware(URLRouter(routes)))

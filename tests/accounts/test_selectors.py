@@ -4,8 +4,11 @@ accounts a sign-up footprint links, and whether an account may play, read fresh.
 from __future__ import annotations
 
 from datetime import timedelta
+from importlib import import_module
+from typing import Any
 
 import pytest
+from django.contrib.auth import SESSION_KEY
 from django.utils import timezone, translation
 
 from accounts.models import Footprint, LoginThrottle, User
@@ -14,9 +17,11 @@ from accounts.selectors import (
     STANDING_OK,
     STANDING_STAFF,
     account_standing,
+    account_standing_and,
     accounts_linked,
     footprints_linked,
     login_username_locked_until,
+    session_alive,
 )
 from kernel.client_ip import UNKNOWN
 from responsible.models import PlayLimits
@@ -90,3 +95,32 @@ def test_an_accounts_standing_is_as_the_database_has_it_not_as_an_old_object_doe
     User.objects.filter(pk=user.pk).update(is_active=False)
     assert held.is_active and account_standing(user_id=held.pk) == STANDING_BANNED
     assert account_standing(user_id=user.pk + 1000) == STANDING_BANNED
+
+
+def _session(settings, user: User, *, seconds: int = 600) -> Any:
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store.set_expiry(seconds)
+    store.save()
+    return store
+
+
+@pytest.mark.parametrize("engine", ["django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cache"])
+def test_a_session_is_alive_until_it_logs_out_or_expires_whatever_the_engine_keeps_it_in(settings, engine) -> None:
+    settings.SESSION_ENGINE = engine
+    user = User.objects.create_user(username="dora", password="x" * 12)
+    alive, flushed, expired = _session(settings, user), _session(settings, user), _session(settings, user, seconds=-1)
+    keys = [alive.session_key, flushed.session_key, expired.session_key, "no-such-session", ""]
+    flushed.flush()  # what a log-out does
+    answers = account_standing_and(user_id=user.pk, also=[session_alive(k) for k in keys])[1]
+    assert answers == [True, False, False, False, False]
+    assert session_alive(None) is None
+
+
+def test_the_standing_answers_each_question_asked_with_it_none_answering_yes() -> None:
+    user = User.objects.create_user(username="erin", password="x" * 12)
+    yes, no = ("1 = %s", [1]), ("1 = %s", [2])
+    assert account_standing_and(user_id=user.pk, also=[no, None, yes]) == (STANDING_OK, [False, True, True])
+    User.objects.filter(pk=user.pk).update(is_active=False)
+    assert account_standing_and(user_id=user.pk, also=[yes]) == (STANDING_BANNED, [True])
+    assert account_standing_and(user_id=user.pk + 1000, also=[yes, None]) == (STANDING_BANNED, [False, True])
