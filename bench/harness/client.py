@@ -80,6 +80,9 @@ class Bot:
     connected_to: str | None = None  # the server URL of the live connection, if any
     connection: int = 0  # serial number of the live connection
     pending: dict[str, Pending] = field(default_factory=dict)
+    #: Actions forgotten unanswered because a frame showed their phase over: a refusal that
+    #: comes for one later says what the frame said already (the timer played the seat).
+    overtaken: deque[str] = field(default_factory=lambda: deque(maxlen=64))
     unmeasured: list[Pending] = field(default_factory=list)  # acknowledged, no newer frame seen yet
     acted: set[tuple[int, int, str]] = field(default_factory=set)
     join_id: str | None = None
@@ -270,7 +273,7 @@ class Bot:
             return
         item = self.pending.get(request_id)
         if item is None:
-            if code not in TRANSIENT:
+            if code not in TRANSIENT and not (code in OUTAGE_REFUSALS and request_id in self.overtaken):
                 self.stats.errors.append(f"table {self.table_id}: {code}: {message.get('message')}")
             return
         if code in TRANSIENT:
@@ -389,6 +392,7 @@ class Bot:
             )
             if not current:
                 del self.pending[request_id]
+                self.overtaken.append(request_id)
             elif item.connection != self.connection and item.resend_at is None:
                 await self._send_action(ws, request_id, item)
 
