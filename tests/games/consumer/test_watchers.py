@@ -1,15 +1,18 @@
 """Watching (games/watching.py, games/watchers.py, docs/PROTOCOL.md "Watchers"): a watcher gets
 the public frame only, never a card a seat has not revealed, in every game and mode; every
-connection at the table is told how many watch, and a watcher who sits down stops counting."""
+connection at the table is told how many watch, and a watcher who sits down stops counting; a
+server tells a table's count once for the changes of half a second."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
+from games import watching
 from games.adapters import player_limits
 from games.routing import websocket_urlpatterns
 from games.services.hands import hand_start_if_ready
@@ -93,3 +96,32 @@ async def test_a_client_that_did_not_ask_for_the_count_is_sent_none(funded, tabl
     await _count(hearing, 2)
     assert await quiet.poll(0.3) is None  # two watchers came and went: not a frame to it
     await gather(quiet.close(), hearing.close())
+
+
+async def _watchers_heard(player: WsPlayer, seconds: float) -> list[int]:
+    """The counts ``player`` is told within ``seconds``."""
+    heard: list[int] = []
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while loop.time() < end:
+        message = await player.poll(0.05)
+        if message is not None and message["type"] == "watchers":
+            heard.append(message["count"])
+    return heard
+
+
+async def test_a_server_tells_a_tables_count_once_for_the_changes_of_half_a_second(funded, table_for, monkeypatch):
+    window = 1.5  # longer than half a second, so that a slow machine keeps each step inside one
+    monkeypatch.setattr(watching, "TELL_WITHIN", window)
+    table = await db(table_for)("thirteen")
+    seated = await _hearing(table.pk, await db(funded)()).connect()
+    assert (await seated.request({"type": "join", "buy_in": table.stake_level.min_buy_in}))["type"] == "ack"
+    assert await _watchers_heard(seated, window * 2) == [0]  # its own connect and join, told as one count
+    # A player opens the table and sits down at once: the count did not change, so nothing is told.
+    newcomer = await WsPlayer(table.pk, await db(funded)()).connect()
+    assert (await newcomer.request({"type": "join", "buy_in": table.stake_level.min_buy_in}))["type"] == "ack"
+    assert await _watchers_heard(seated, window * 2) == []
+    # Three watchers arrive together: one count.
+    watchers = [await WsPlayer(table.pk).connect() for _ in range(3)]
+    assert await _watchers_heard(seated, window * 2) == [3]
+    await gather(*(p.close() for p in [seated, newcomer, *watchers]))
