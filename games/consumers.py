@@ -92,6 +92,12 @@ class TableConsumer(WatchingMixin, LocalizedWebsocketConsumer):
         self.away = False  # the last frame sent showed this player's seat away
         # The slot first: a socket past its count is refused without database or group work.
         claimed = await self._claim_slot()
+        if not claimed and self.user_id is None and limits.refusal_told_recently(owner=str(self.slot_owner)):
+            # Its address was told why within the quiet window; the gate let it by because a slot
+            # was free then, and another socket took it since: refused before the handshake, as
+            # the gate does (when a slot frees, a flood's sockets arrive together).
+            await self.close(code=CLOSE_TOO_MANY_CONNECTIONS)
+            return
         if claimed and not await self._may_connect():  # no such table, or a private room
             await self._release_slot()
             return

@@ -3,7 +3,9 @@
 Redis read), is refused as its handshake arrives (close 4429 before accepting: HTTP 403), before
 a consumer, a channel-layer channel, a claim or a frame is made for it (docs/PROTOCOL.md
 "Limits"). Every other socket goes on to the consumer, which counts it and tells the first one
-refused why.
+refused why; one the gate let by because a slot was free as it looked, and that finds the slot
+taken when it claims it (a flood's sockets arrive together when a slot frees), is refused before
+the handshake there too.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ import time_machine
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
+from games import gate
 from games.routing import websocket_urlpatterns
 from games.services import limits, slots
 from tests.games.live.helpers import WsPlayer, _WithUser, db
@@ -153,3 +154,24 @@ async def test_an_address_told_of_its_limit_is_refused_before_the_handshake_unti
         assert (await _refused(_spectator(table.pk, "203.0.113.9")))["code"] == "too_many_connections"
     for comm in (watching, other):
         await comm.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_sockets_that_the_gate_let_by_for_one_free_slot_are_refused_before_the_handshake_but_one(
+    table_for, settings, monkeypatch
+):
+    """A flood's sockets arrive together when a slot frees: the gate sees room for each, the first
+    takes the slot, and the rest, whose address was told why already, get no handshake."""
+    settings.GAMES_WS_CONNECTIONS_PER_ADDRESS, settings.GAMES_WS_REFUSAL_QUIET = 1, 10.0
+    table = await db(table_for)("thirteen")
+    watching = _spectator(table.pk, "203.0.113.11")
+    assert (await _opened(watching))["type"] == "state"
+    assert (await _refused(_spectator(table.pk, "203.0.113.11")))["code"] == "too_many_connections"
+
+    async def room_seen(*, user_id: int | str) -> bool:  # the gate read the count as a slot freed
+        return False
+
+    monkeypatch.setattr(gate, "connection_full_async", room_seen)
+    racing = [_spectator(table.pk, "203.0.113.11") for _ in range(3)]
+    assert [await comm.connect(timeout=10) for comm in racing] == [(False, 4429)] * 3
+    await watching.disconnect()
