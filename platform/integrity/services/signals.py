@@ -50,6 +50,13 @@ class Tally:
     autos: set[tuple[int, int]] = field(default_factory=set)
     #: Per player, over every stake level: its bet lean with any banker (the bets test's baseline).
     bets: dict[int, Sums] = field(default_factory=dict)
+    #: ``tables`` by pair: the tables a pair played at, for the count of tables at once.
+    pair_tables: dict[tuple[int, int], list[PairTable]] = field(default_factory=dict)
+
+    def table_add(self, row: PairTable) -> None:
+        """A pair's table, stored or new."""
+        self.tables[(row.a_id, row.b_id, row.table_id)] = row
+        self.pair_tables.setdefault((row.a_id, row.b_id), []).append(row)
 
 
 def pair_flags(pair: PairSignal, bets: dict[int, Sums] | None = None) -> list[str]:
@@ -116,7 +123,7 @@ def _batch_load(records: list[HandRecord]) -> Tally:
     for pair in PairSignal.objects.filter(a_id__in=users, b_id__in=users):
         batch.pairs[(pair.a_id, pair.b_id)] = pair
     for row in PairTable.objects.filter(a_id__in=users, b_id__in=users):
-        batch.tables[(row.a_id, row.b_id, row.table_id)] = row
+        batch.table_add(row)
     levels = {r.stake_level_id for r in records}
     for player in PlayerSignal.objects.filter(user_id__in=users, stake_level_id__in=levels):
         batch.players[(player.user_id, player.stake_level_id)] = player
@@ -180,12 +187,13 @@ def _tables_at_once(batch: Tally, key: tuple[int, int], table_id: int, at: datet
     tkey = (*key, table_id)
     row = batch.tables.get(tkey)
     if row is None:
-        row = batch.tables[tkey] = PairTable(a_id=key[0], b_id=key[1], table_id=table_id, first_at=at, last_at=at)
+        row = PairTable(a_id=key[0], b_id=key[1], table_id=table_id, first_at=at, last_at=at)
+        batch.table_add(row)
         batch.new_tables.add(tkey)
     row.hands += 1
     row.last_at = max(row.last_at, at)
     since = max(at - timedelta(seconds=settings.INTEGRITY_AT_ONCE_SECONDS), row.first_at)
-    return sum(1 for (a, b, _t), other in batch.tables.items() if (a, b) == key and other.last_at >= since)
+    return sum(1 for other in batch.pair_tables[key] if other.last_at >= since)
 
 
 def _player_add(batch: Tally, user: int, record: Any, seat: int, figures: HandFigures) -> None:
@@ -213,10 +221,15 @@ def _player_add(batch: Tally, user: int, record: Any, seat: int, figures: HandFi
 
 
 def _save(model: Any, rows: dict[Any, Any], new: set[Any], fields: Iterable[str]) -> None:
+    """The batch's rows: the new ones inserted, the others written over by id in one
+    ``INSERT … ON CONFLICT (id) DO UPDATE`` a 500 rows (both databases run it). ``bulk_update``
+    builds a ``CASE`` of one branch per row for every field, and that took most of the sweeper's
+    CPU at 40 tables (bench/README.md "Live play")."""
     model.objects.bulk_create([row for key, row in rows.items() if key in new])
     old = [row for key, row in rows.items() if key not in new]
     if old:
-        model.objects.bulk_update(old, list(fields), batch_size=500)
+        model.objects.bulk_create(old, update_conflicts=True, unique_fields=["pk"], update_fields=list(fields),
+                                  batch_size=500)
 
 
 def _batch_save(batch: Tally) -> None:
