@@ -3,8 +3,11 @@
 from celery import shared_task
 
 from integrity.services.signals import signals_update
+from kernel.background import at_low_priority
 
 
 @shared_task(name="integrity.signals_update", ignore_result=True)
 def update_signals() -> None:
-    signals_update()
+    """A batch of the signals, below live play's CPU priority (kernel/background.py): no player
+    waits for it, and it costs a solver call per seat of every hand."""
+    at_low_priority(signals_update)
