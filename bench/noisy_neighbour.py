@@ -127,11 +127,20 @@ async def _noise(o: argparse.Namespace) -> dict[str, Any]:
     return {"seconds": round(time.monotonic() - started, 1), **dict(sorted(counts.items()))}
 
 
-def report(quiet: dict[str, Any], noisy: dict[str, Any], noise: dict[str, Any]) -> str:
-    rows = [f"{'run':<8}{'hands':>10}{'p50 ms':>10}{'p99 ms':>10}{'full-play p99 ms':>18}"]
-    for name, run in (("quiet", quiet), ("noisy", noisy)):
-        rows.append(f"{name:<8}{run['hands_completed']:>6}/{run['hands_wanted']:<3}{run['p50_ms']:>10}"
-                    f"{run['p99_ms']:>10}{str(run['steady_p99_ms']):>18}")
+def report(quiet: dict[str, Any], noisy: dict[str, Any], noise: dict[str, Any],
+           cpu: tuple[dict[str, Any], dict[str, Any]] | None = None) -> str:
+    """The runs side by side; with ``cpu`` (bench/proc_cpu.py's, each run's), the servers' CPU
+    a second and a timed action: what the noise costs the servers, apart from what the noise's
+    own client and the bots burn on the same cores."""
+    rows = [f"{'run':<8}{'hands':>10}{'p50 ms':>10}{'p99 ms':>10}{'full-play p99 ms':>18}"
+            + (f"{'servers CPU ms/s':>18}{'ms/action':>11}" if cpu else "")]
+    for k, (name, run) in enumerate((("quiet", quiet), ("noisy", noisy))):
+        row = (f"{name:<8}{run['hands_completed']:>6}/{run['hands_wanted']:<3}{run['p50_ms']:>10}"
+               f"{run['p99_ms']:>10}{str(run['steady_p99_ms']):>18}")
+        if cpu:
+            seconds, servers = cpu[k]["seconds"], cpu[k]["kinds"].get("asgi") or 0.0
+            row += f"{1000 * servers / seconds:>18.0f}{1000 * servers / max(1, run['timed']):>11.2f}"
+        rows.append(row)
     ratio = noisy["p99_ms"] / quiet["p99_ms"] if quiet["p99_ms"] else float("nan")
     rows.append(f"noisy p99 / quiet p99: {ratio:.2f} (target at most 1.20)")
     rows.append("noise: " + ", ".join(f"{k} {v}" for k, v in noise.items()))
@@ -152,10 +161,12 @@ def main() -> None:
     noise.add_argument("--healthz-rate", type=float, default=100.0, help="probes per second in all")
     rep = sub.add_parser("report")
     rep.add_argument("files", nargs=3)
+    rep.add_argument("--cpu", nargs=2, help="the quiet and the noisy run's bench/proc_cpu.py run --out")
     o = parser.parse_args()
     if o.command == "report":
         quiet, noisy, made = (json.loads(Path(f).read_text()) for f in o.files)
-        print(report(quiet, noisy, made))
+        cpu = (json.loads(Path(o.cpu[0]).read_text()), json.loads(Path(o.cpu[1]).read_text())) if o.cpu else None
+        print(report(quiet, noisy, made, cpu))
         return
     _django()
     Path(o.out).write_text(json.dumps(asyncio.run(_noise(o))) + "\n")

@@ -32,8 +32,11 @@ trap fleet_stop EXIT
 fleet_start "$port1" "$port2"
 bots=(.venv/bin/python -m bench.harness bots --tables "$tables" --hands "$hands" --url ws://127.0.0.1:$port1
       --url ws://127.0.0.1:$port2 --origin http://127.0.0.1:$port1 --procs "${BOT_PROCS:-2}" --ramp "${RAMP:-0}")
+# The servers' CPU while the bots play, each run (bench/proc_cpu.py): what the noise costs them.
+servers=(--database-url "$DATABASE_URL" --pid "asgi=${pids[0]}" --pid "asgi=${pids[1]}")
 echo "== quiet: $tables tables, $hands hands each"
-"${bots[@]}" --json "$tmp/quiet.json"
+.venv/bin/python bench/proc_cpu.py run --out "$tmp/quiet_cpu.json" --mark "$tmp/mark" "${servers[@]}" -- \
+  "${bots[@]}" --json "$tmp/quiet.json" --mark "$tmp/mark"
 echo "== noisy: the same, beside 25 stalled exports, 300 signed-out sockets asking for sync, /healthz probed"
 # The noise stands for clients on other machines: here it shares the 2 cores, so it runs at the
 # lowest CPU priority (NOISE_NICE, 19) and the figures measure what the noise costs the servers,
@@ -41,10 +44,12 @@ echo "== noisy: the same, beside 25 stalled exports, 300 signed-out sockets aski
 nice -n "${NOISE_NICE:-19}" .venv/bin/python bench/noisy_neighbour.py noise --mark "$tmp/mark" --out "$tmp/noise.json" --tables "$tables" \
   --http http://127.0.0.1:$port1 --http http://127.0.0.1:$port2 ${NOISE_ARGS:-} &
 noise=$!
-"${bots[@]}" --json "$tmp/noisy.json" --mark "$tmp/mark"
+.venv/bin/python bench/proc_cpu.py run --out "$tmp/noisy_cpu.json" --mark "$tmp/mark" "${servers[@]}" -- \
+  "${bots[@]}" --json "$tmp/noisy.json" --mark "$tmp/mark"
 wait "$noise"
 echo "== /healthz after the run: $(curl -s http://127.0.0.1:$port1/healthz)"
 echo "== the tables' action-to-broadcast latency"
-.venv/bin/python bench/noisy_neighbour.py report "$tmp/quiet.json" "$tmp/noisy.json" "$tmp/noise.json"
+.venv/bin/python bench/noisy_neighbour.py report "$tmp/quiet.json" "$tmp/noisy.json" "$tmp/noise.json" \
+  --cpu "$tmp/quiet_cpu.json" "$tmp/noisy_cpu.json"
 fleet_stop
 .venv/bin/python manage.py ledger_check
