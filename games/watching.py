@@ -14,12 +14,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import weakref
 from typing import Any
 
 from games import broadcast
 from games.watchers import TELL_WITHIN, TTL, watcher_count, watchers_apply, watchers_event, watchers_frame
 from kernel.db_threads import in_db_thread
+from kernel.loop_local import LoopLocal
 from tables.rooms import room_access
 
 #: Close codes (docs/PROTOCOL.md "Close codes").
@@ -39,15 +39,11 @@ class _Telling:
         self.unheard: set[int] = set()  # tables with a connection here not told any count yet
 
 
-_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Telling] = weakref.WeakKeyDictionary()
+_loops: LoopLocal[_Telling] = LoopLocal(_Telling)
 
 
 def _telling() -> _Telling:
-    loop = asyncio.get_running_loop()
-    state = _loops.get(loop)
-    if state is None:
-        state = _loops[loop] = _Telling()
-    return state
+    return _loops.get()
 
 
 def _watch_later(table_id: int, channel: str, watching: bool, layer: Any, *, unheard: bool = False) -> None:

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from django.conf import settings
 
 from games.services import limits
+from kernel.loop_local import LoopLocal
 
 log = logging.getLogger(__name__)
 
@@ -39,15 +39,11 @@ class _Kept:
     task: asyncio.Task[None] | None = None
 
 
-_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Kept] = weakref.WeakKeyDictionary()
+_loops: LoopLocal[_Kept] = LoopLocal(_Kept)
 
 
 def _kept() -> _Kept:
-    loop = asyncio.get_running_loop()
-    kept = _loops.get(loop)
-    if kept is None:
-        kept = _loops[loop] = _Kept()
-    return kept
+    return _loops.get()
 
 
 def slot_keep(*, owner: int | str, channel: str, lost: Lost) -> None:

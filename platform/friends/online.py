@@ -21,7 +21,6 @@ import asyncio
 import logging
 import threading
 import time
-import weakref
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -29,6 +28,7 @@ from typing import Any
 import redis
 from django.conf import settings
 
+from kernel.loop_local import LoopLocal
 from kernel.loop_redis import loop_client
 from kernel.redis_driver import driver_info
 
@@ -51,7 +51,7 @@ class _Held:
     task: asyncio.Task[None] | None = None
 
 
-_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Held] = weakref.WeakKeyDictionary()
+_loops: LoopLocal[_Held] = LoopLocal(_Held)
 
 
 def _key(user_id: int) -> str:
@@ -65,11 +65,7 @@ def _client() -> Any:
 
 
 def _held() -> _Held:
-    loop = asyncio.get_running_loop()
-    held = _loops.get(loop)
-    if held is None:
-        held = _loops[loop] = _Held()
-    return held
+    return _loops.get()
 
 
 async def _mark(sockets: dict[str, int]) -> None:
