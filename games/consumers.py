@@ -93,9 +93,7 @@ class TableConsumer(WatchingMixin, LocalizedWebsocketConsumer):
         # The slot first: a socket past its count is refused without database or group work.
         claimed = await self._claim_slot()
         if not claimed and self.user_id is None and limits.refusal_told_recently(owner=str(self.slot_owner)):
-            # Its address was told why within the quiet window; the gate let it by because a slot
-            # was free then, and another socket took it since: refused before the handshake, as
-            # the gate does (when a slot frees, a flood's sockets arrive together).
+            # told why already; the slot the gate saw free was taken since: no handshake (games/gate.py)
             await self.close(code=CLOSE_TOO_MANY_CONNECTIONS)
             return
         if claimed and not await self._may_connect():  # no such table, or a private room
@@ -278,8 +276,8 @@ class TableConsumer(WatchingMixin, LocalizedWebsocketConsumer):
         await self._send({"type": "ack", "id": message.id, "for": message.type, **reply})
 
     def _session_key(self) -> str | None:
-        """The key of the session the socket signed in through: a join or a top-up is refused
-        once it has logged out. None for a socket made in process, with no session to lose."""
+        """The socket's session key (a join or top-up is refused once it logged out); None for a
+        socket made in process, with no session to lose."""
         session = self.scope.get("session")
         return None if session is None else (getattr(session, "session_key", None) or "")
 
