@@ -157,7 +157,7 @@ async def test_an_address_told_of_its_limit_is_refused_before_the_handshake_unti
 
 
 @pytest.mark.asyncio
-async def test_sockets_that_the_gate_let_by_for_one_free_slot_are_refused_before_the_handshake_but_one(
+async def test_sockets_the_gate_let_by_for_a_slot_taken_since_are_refused_before_the_handshake(
     table_for, settings, monkeypatch
 ):
     """A flood's sockets arrive together when a slot frees: the gate sees room for each, the first
