@@ -67,7 +67,7 @@ def _active_check(user: User, table: Table, signed_in: str | None) -> None:
     staff without the player role, read after the table lock (a ban committed before the lock is
     seen) in one statement; self-exclusion and cool-off are ``stake_check``'s."""
     standing, (allowed, alive) = account_standing_and(
-        user_id=user.pk, also=(room_pass_held(table=table, user_id=user.pk), session_alive(signed_in)))
+        user_id=user.pk, also=(room_pass_held(table=table, user_id=user.pk), session_alive(signed_in, user.pk)))
     if not alive:
         raise PlayError(gettext(STOP_MESSAGES["logged_out"]), code="logged_out")
     if not allowed:

@@ -10,6 +10,7 @@ from importlib import import_module
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import Group
 from django.contrib.sessions.models import Session
 from django.db import connection
@@ -117,17 +118,20 @@ AlsoAsked = tuple[str, list[Any]]
 _SESSIONS_IN_DATABASE = frozenset({"django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cached_db"})
 
 
-def session_alive(session_key: str | None) -> AlsoAsked | None:
-    """Whether the session a request came through still signs its player in, asked in the
-    standing's statement (:func:`account_standing_and`). A log-out flushes the session and a
-    log-in as someone else cycles its key, both deleting the row, so the row's existence is the
-    answer. None: nothing to ask (a request that came through no session)."""
+def session_alive(session_key: str | None, user_id: int) -> AlsoAsked | None:
+    """Whether the session a request came through still signs ``user_id`` in, asked in the
+    standing's statement (:func:`account_standing_and`). Kept in the database, a log-out flushes
+    the session and a log-in as someone else cycles its key, both deleting the row, so the row's
+    existence is the answer; another engine's session is read and its user compared, and the
+    answer goes in as a parameter. None: nothing to ask (a request that came through no session)."""
     if session_key is None:
         return None
     if settings.SESSION_ENGINE in _SESSIONS_IN_DATABASE:
         return (f"EXISTS (SELECT 1 FROM {Session._meta.db_table} s "  # noqa: S608
                 "WHERE s.session_key = %s AND s.expire_date > %s)", [session_key, timezone.now()])
-    return "%s", [import_module(settings.SESSION_ENGINE).SessionStore().exists(session_key)]
+    held = bool(session_key) and str(
+        import_module(settings.SESSION_ENGINE).SessionStore(session_key).get(SESSION_KEY, "")) == str(user_id)
+    return "%s", [held]
 
 
 def account_standing_and(*, user_id: int, also: Sequence[AlsoAsked | None] = ()) -> tuple[str, list[bool]]:

@@ -112,9 +112,9 @@ def test_a_session_is_alive_until_it_logs_out_or_expires_whatever_the_engine_kee
     alive, flushed, expired = _session(settings, user), _session(settings, user), _session(settings, user, seconds=-1)
     keys = [alive.session_key, flushed.session_key, expired.session_key, "no-such-session", ""]
     flushed.flush()  # what a log-out does
-    answers = account_standing_and(user_id=user.pk, also=[session_alive(k) for k in keys])[1]
+    answers = account_standing_and(user_id=user.pk, also=[session_alive(k, user.pk) for k in keys])[1]
     assert answers == [True, False, False, False, False]
-    assert session_alive(None) is None
+    assert session_alive(None, user.pk) is None
 
 
 def test_the_standing_answers_each_question_asked_with_it_none_answering_yes() -> None:
