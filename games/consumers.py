@@ -263,10 +263,7 @@ class TableConsumer(WatchingMixin, LocalizedWebsocketConsumer):
                 reply = await lane(commands.dispatch, self.table_id, self.user, message, self._session_key())
         except PlayError as exc:
             if exc.code == "logged_out":  # the socket's session logged out: its stop may be on its way
-                self.stopped = "logged_out"
-                await self._send({**stop_frame("logged_out"), "id": message.id})
-                await self.close(code=CLOSE_LOGGED_OUT)
-                return
+                return await self._stop("logged_out", message.id)
             await self._error(message.id, exc.code, str(exc), retry_after=getattr(exc, "retry_after", None))
             return
         except Exception:
@@ -360,11 +357,14 @@ class TableConsumer(WatchingMixin, LocalizedWebsocketConsumer):
     async def account_stop(self, event: dict[str, Any]) -> None:
         """The player may no longer play (banned, logged out, self-excluded, cooling off): told
         why, in the socket's language; after a log-out the socket closes."""
-        if self.user_id is None:
-            return
-        self.stopped = event["reason"]
-        await self._send(stop_frame(event["reason"]))
-        if event["reason"] == "logged_out":
+        if self.user_id is not None:
+            await self._stop(event["reason"])
+
+    async def _stop(self, reason: str, request_id: str | None = None) -> None:
+        """Only leaving is answered from now on; the player is told why, a logged-out socket closes."""
+        self.stopped = reason
+        await self._send({**stop_frame(reason), "id": request_id})
+        if reason == "logged_out":
             await self.close(code=CLOSE_LOGGED_OUT)
 
     async def friend_invite(self, event: dict[str, Any]) -> None:
