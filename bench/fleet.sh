@@ -3,9 +3,10 @@
 #
 #   open_files_raise          the soft limit of open files up to the hard one (at most 65536):
 #                             4 sockets a table at each end (bots and servers), and the database's
-#   fleet_start PORT PORT     two uvicorn servers, the timers' worker and the sweeper's with beat,
-#                             their pids appended to `pids` (asgi, asgi, timers, sweeper); returns
-#                             once both servers answer /healthz, fails if one does not
+#   fleet_start PORT PORT     two uvicorn servers, the timers' worker, the sweeper's with beat and
+#                             the background one, their pids appended to `pids` (asgi, asgi,
+#                             timers, sweeper, background); returns once both servers answer
+#                             /healthz, fails if one does not
 #   fleet_stop                kills them (also on exit: the caller sets `trap fleet_stop EXIT`)
 
 pids=()
@@ -28,6 +29,9 @@ fleet_start() {
   pids+=("$!")
   (cd platform && exec ../.venv/bin/celery -A config worker --beat -Q sweep --concurrency 1 --loglevel WARNING \
     -n sweeper@%h --schedule "$(mktemp -d)/beat") &
+  pids+=("$!")
+  (cd platform && exec ../.venv/bin/celery -A config worker -Q background --concurrency 1 --loglevel WARNING \
+    -n background@%h) &
   pids+=("$!")
   for port in "$@"; do
     for _ in $(seq 1 60); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.5; done

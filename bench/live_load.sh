@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Live-play load test in the distributed mode: PostgreSQL + Redis, two ASGI server processes,
-# two Celery workers (timers; the sweeper with beat), and the harness's bots
+# three Celery workers (timers; the sweeper with beat; the background one), and the harness's bots
 # (`python -m bench.harness bots`, bench/harness/) playing over the real WebSocket protocol
 # (bots at a table alternate between the two servers; the tables split between BOT_PROCS bot
 # processes, default 2). Prints the bots' figures, then (bench/proc_cpu.py) the PostgreSQL
@@ -52,7 +52,8 @@ args=(--tables "$tables" --hands "$hands" --game "$game" --url ws://127.0.0.1:80
 [ -n "$mode" ] && args+=(--mode "$mode")
 # Every process's CPU from the bots' start to their end; the redis-server's if it runs here.
 cpu=(--out "$tmp/cpu.json" --database-url "$DATABASE_URL" --mark "$tmp/mark"
-     --pid "asgi=${pids[0]}" --pid "asgi=${pids[1]}" --pid "timers=${pids[2]}" --pid "sweeper=${pids[3]}")
+     --pid "asgi=${pids[0]}" --pid "asgi=${pids[1]}" --pid "timers=${pids[2]}" --pid "sweeper=${pids[3]}"
+     --pid "background=${pids[4]}")
 redis_pid=$(redis-cli -u "$REDIS_URL" info server | tr -d '\r' | sed -n 's/^process_id://p')
 [ -n "$redis_pid" ] && [ -e "/proc/$redis_pid" ] && cpu+=(--pid "redis=$redis_pid")
 status=0

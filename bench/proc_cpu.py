@@ -43,7 +43,7 @@ from typing import Any
 HZ = os.sysconf("SC_CLK_TCK")
 SAMPLE_EVERY = 0.25
 #: The kinds, in the order they are printed; "other" is the machine's busy time left over.
-KINDS = ("asgi", "timers", "sweeper", "postgres", "redis", "bots")
+KINDS = ("asgi", "timers", "sweeper", "background", "postgres", "redis", "bots")
 DB_COUNTERS = ("sessions", "xact_commit", "xact_rollback", "tup_returned", "tup_fetched", "tup_inserted",
                "tup_updated", "tup_deleted", "blks_read", "blks_hit")
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Serve HTTP and WebSockets. Embedded default: one process with an in-process Celery worker.
-# With REDIS_URL set: also start two Celery workers as processes of their own (timers and
-# auto-play; the sweeper with beat), all sharing their metrics through PROMETHEUS_MULTIPROC_DIR
-# (var/metrics unless set).
+# With REDIS_URL set: also start three Celery workers as processes of their own (timers and
+# auto-play; the sweeper with beat; the background one, at a low CPU priority), all sharing their
+# metrics through PROMETHEUS_MULTIPROC_DIR (var/metrics unless set).
 set -euo pipefail
 host="$1"; port="$2"
 cd "$(dirname "$0")/.."
@@ -35,6 +35,10 @@ if [ -n "${REDIS_URL:-}" ]; then
   pids+=("$!")
   (cd platform && exec ../.venv/bin/celery -A config --quiet worker --beat -Q sweep --concurrency 1 --loglevel WARNING \
     -n sweeper@%h --schedule ../var/celerybeat-schedule) &
+  pids+=("$!")
+  # The integrity signals' batches: no player waits for them (kernel/background.py).
+  (cd platform && exec ../.venv/bin/celery -A config --quiet worker -Q background --concurrency 1 --loglevel WARNING \
+    -n background@%h) &
   pids+=("$!")
 fi
 .venv/bin/uvicorn config.asgi:application --app-dir platform --host "$host" --port "$port" --lifespan off --no-proxy-headers --ws-max-size 1048576 \

@@ -1,6 +1,7 @@
 """The processes of a chaos or soak run (bench/README.md "Chaos"): its own PostgreSQL cluster and
-redis-server, two ASGI servers and two Celery workers (timers; the sweeper with beat, on its own
-queue), each started, killed and restarted here, and all of them stopped again at the end.
+redis-server, two ASGI servers and three Celery workers (timers; the sweeper with beat, on its own
+queue; the background one for the integrity signals), each started, killed and restarted here, and
+all of them stopped again at the end.
 
 PostgreSQL and Redis are the run's own (a cluster named after the run's database, ``chaos`` or
 ``soak``, on its own port, and a redis-server that keeps nothing on disk), so restarting them
@@ -99,6 +100,7 @@ class Infra:
     servers: list[Proc] = field(default_factory=list)
     worker: Proc | None = None
     sweeper: Proc | None = None
+    background: Proc | None = None
     redis: Proc | None = None
     pg_started: bool = False
 
@@ -128,6 +130,7 @@ class Infra:
                 ROOT, self.run_dir / f"asgi-{i + 1}.log"))
         self.worker = Proc("worker", [], ROOT / "platform", self.run_dir / "worker.log")
         self.sweeper = Proc("sweeper", [], ROOT / "platform", self.run_dir / "sweeper.log")
+        self.background = Proc("background", [], ROOT / "platform", self.run_dir / "background.log")
         self.redis = Proc("redis", ["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1",
                                     "--save", "", "--appendonly", "no"], self.run_dir, self.run_dir / "redis.log")
 
@@ -221,9 +224,19 @@ class Infra:
                              "--schedule", str(schedule)]
         self.sweeper.start(self.env)
 
+    def background_start(self) -> None:
+        """The background worker: the integrity signals' batches, at a low CPU priority (README.md
+        "Production processes")."""
+        assert self.background is not None
+        self.background.argv = [str(VENV_BIN / "celery"), "-A", "config", "worker", "-Q", "background",
+                                "--concurrency", "1", "--loglevel", "WARNING", "-n",
+                                f"background-{self.run_dir.name}@%h"]
+        self.background.start(self.env)
+
     def workers_start(self) -> None:
         self.worker_start()
         self.sweeper_start()
+        self.background_start()
 
     def start_all(self) -> None:
         self.pg_ensure()
@@ -236,7 +249,7 @@ class Infra:
     def stop_all(self) -> None:
         """Everything this run started, stopped: the servers, the worker, redis-server, and
         the cluster."""
-        for proc in [*self.servers, self.worker, self.sweeper, self.redis]:
+        for proc in [*self.servers, self.worker, self.sweeper, self.background, self.redis]:
             if proc is not None:
                 proc.kill()
         if self.pg_started:
@@ -245,7 +258,7 @@ class Infra:
             self.pg_started = False
 
     def processes(self) -> list[Proc]:
-        return [p for p in [*self.servers, self.worker, self.sweeper] if p is not None]
+        return [p for p in [*self.servers, self.worker, self.sweeper, self.background] if p is not None]
 
     @staticmethod
     def _wait(ready: object, what: str, timeout: float = 60) -> None:

@@ -21,7 +21,7 @@ Eager tasks (``task.apply``) run inside their caller's transaction and are left 
 
 import os
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from celery import Celery, Task, signals
 from django.conf import settings
 from django.db import close_old_connections, connections
 
+from kernel.background import lower_this_process
 from kernel.gc_tuning import gc_tune
 
 # `celery -A config` runs from platform/: the project root (games, wallet) must be importable too.
@@ -107,6 +108,19 @@ def channel_layer_loop(**kwargs: Any) -> None:
 def collector_tuned(**kwargs: Any) -> None:
     """A prefork child's garbage collector tuned as a server's (kernel/gc_tuning.py)."""
     gc_tune()
+
+
+def serves_background_only(queues: Iterable[str]) -> bool:
+    """Whether a worker consuming ``queues`` serves the background queue and nothing else."""
+    return set(queues) == {settings.BACKGROUND_QUEUE}
+
+
+@signals.celeryd_after_setup.connect
+def background_lowered(sender: str | None = None, instance: Any = None, **kwargs: Any) -> None:
+    """A worker started on the background queue alone runs at a low CPU priority, its prefork
+    children with it (kernel/background.py): no player waits for its work."""
+    if instance is not None and serves_background_only(instance.app.amqp.queues.consume_from):
+        lower_this_process()
 
 
 @signals.worker_process_shutdown.connect

@@ -30,10 +30,12 @@ def start_embedded_worker() -> None:
     with _lock:
         if _worker is not None:
             return
-        # One thread serves the timers' queue and the sweeper's (separate processes when distributed).
+        # One thread serves the timers' queue, the sweeper's and the background one (separate
+        # processes when distributed); the background work lowers its own thread
+        # (kernel/background.py).
         _worker = start_worker(
             app,
-            queues=[app.conf.task_default_queue, settings.GAMES_SWEEP_QUEUE],
+            queues=[app.conf.task_default_queue, settings.GAMES_SWEEP_QUEUE, settings.BACKGROUND_QUEUE],
             pool="solo",
             concurrency=1,
             perform_ping_check=False,

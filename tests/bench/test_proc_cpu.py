@@ -95,7 +95,7 @@ def test_uptime_is_read_in_clock_ticks() -> None:
 
 def _row() -> dict:
     cpu = {"seconds": 60.0, "cpus": 2, "machine_busy": 100.0, "machine_all": 120.0, "sampler": 0.5,
-           "kinds": {"asgi": 40.0, "timers": 5.0, "sweeper": 1.0, "postgres": 20.0, "redis": 2.0, "bots": 12.0},
+           "kinds": {"asgi": 40.0, "timers": 5.0, "sweeper": 1.0, "background": 2.0, "postgres": 20.0, "redis": 2.0, "bots": 12.0},
            "backends": {"seen": 30, "ended": 2, "samples": 240, "active": 720, "locked": 120}, "exit": 0}
     before = {"hands_ended": 10, "actions_player": 100, "actions_auto": 0, "sessions": 50, "xact_commit": 1000,
               "xact_rollback": 0, "tup_inserted": 0, "tup_updated": 0, "tup_deleted": 0, "tup_fetched": 0}
@@ -110,8 +110,8 @@ def _row() -> dict:
 def test_a_run_row_divides_each_kinds_cpu_by_every_action_of_the_run() -> None:
     row = _row()
     assert row["actions"] == 2000
-    assert row["ms_per_action"] == {"asgi": 20.0, "timers": 2.5, "sweeper": 0.5, "postgres": 10.0, "redis": 1.0,
-                                    "bots": 6.0, "other": 10.0, "machine": 50.0}
+    assert row["ms_per_action"] == {"asgi": 20.0, "timers": 2.5, "sweeper": 0.5, "background": 1.0,
+                                    "postgres": 10.0, "redis": 1.0, "bots": 6.0, "other": 9.0, "machine": 50.0}
     assert row["xacts_per_action"] == 10.5
     assert row["rows_written_per_action"] == 4.0
 
@@ -123,9 +123,10 @@ def test_the_report_and_the_series_print_those_figures() -> None:
     assert "actions 2,000 (player 1,600, automatic 400)" in text
     assert "busy 100.0 of 120.0 CPU s (83 %)" in text
     assert "  asgi          40.00     40 %      20.00" in text
-    assert "  other         20.00     20 %      10.00" in text
+    assert "  background     2.00      2 %       1.00" in text
+    assert "  other         18.00     18 %       9.00" in text
     assert "on average: 3.0 running a statement, 0.5 of them waiting on a lock" in text
     lines = series_text([row, row_of({}, {}, {}, {"tables": 100, "failures": 3})]).splitlines()
     assert lines[0].startswith("| tables | hands | hands/min | p50 ms | p99 ms | full play p50 / p99 ms | failures | asgi |")
-    assert lines[2] == "| 20 | 400/400 | 400.0 | 225 | 679 | 30 / 141 | 0 | 20.0 | 2.5 | 0.5 | 10.0 | 1.0 | 6.0 | 10.0 | 83 % | 10.5 | 0.5 |"
+    assert lines[2] == "| 20 | 400/400 | 400.0 | 225 | 679 | 30 / 141 | 0 | 20.0 | 2.5 | 0.5 | 1.0 | 10.0 | 1.0 | 6.0 | 9.0 | 83 % | 10.5 | 0.5 |"
     assert lines[3].startswith("| 100 | 0/? | - | - | - | - / - | 3 | - |")

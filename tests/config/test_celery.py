@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from kernel.background import BACKGROUND_NICE
+
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = Path(__file__).with_name("celery_probe.py")
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
@@ -43,11 +45,14 @@ def test_the_sweeper_has_a_queue_of_its_own_and_timers_stay_on_the_default_one()
 
     assert queue("games.sweep") == settings.GAMES_SWEEP_QUEUE != app.conf.task_default_queue
     assert queue(EXPIRE_PHASE) == queue(START_HAND) == app.conf.task_default_queue
+    # No player waits for the integrity signals: their batch has a queue of its own.
+    assert queue("integrity.signals_update") == settings.BACKGROUND_QUEUE
+    assert settings.BACKGROUND_QUEUE not in (settings.GAMES_SWEEP_QUEUE, app.conf.task_default_queue)
 
 
-@pytest.mark.parametrize("queue", ["", "sweep"])
+@pytest.mark.parametrize("queue", ["", "sweep", "background"])
 def test_countdown_task_fires_after_its_delay_on_the_embedded_worker(queue: str) -> None:
-    """The one in-process worker serves the timers' queue and the sweeper's."""
+    """The one in-process worker serves the timers' queue, the sweeper's and the background one."""
     result = _probe(_env(), queue=queue)
     assert result["broker"] == "memory"
     assert result["early"] is False
@@ -63,10 +68,12 @@ def _redis_available() -> bool:
         return False
 
 
-@pytest.fixture(params=["", "sweep"], ids=["timers", "sweeper"])
+@pytest.fixture(params=["", "sweep", "background"], ids=["timers", "sweeper", "background"])
 def redis_worker(request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
-    """A worker process serving one queue (the default one, or the sweeper's as README.md's
-    production table runs it); the probe's queue is in the env under ``PROBE_QUEUE``."""
+    """A worker process serving one queue (the default one, the sweeper's or the background one,
+    as README.md's production table runs them: each the leader of its own session, as a
+    supervisor starts it); the probe's queue is in the env under ``PROBE_QUEUE`` and the worker's
+    process id under ``WORKER_PID``."""
     if not _redis_available():
         pytest.skip(f"no Redis at {REDIS_URL}")
     env = _env(REDIS_URL=REDIS_URL, CHANNELS_PREFIX=f"test{secrets.token_hex(4)}", PROBE_QUEUE=request.param)
@@ -74,9 +81,10 @@ def redis_worker(request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
         [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "--loglevel", "WARNING",
          *(["-Q", request.param] if request.param else [])],
         env=env, cwd=ROOT / "platform", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     try:
-        yield env
+        yield {**env, "WORKER_PID": str(worker.pid)}
     finally:
         worker.terminate()
         worker.wait(timeout=30)
@@ -88,3 +96,11 @@ def test_countdown_task_fires_after_its_delay_through_redis_and_a_worker_process
     assert result["broker"] == "redis"
     assert result["early"] is False
     assert result["elapsed"] is not None and 2.0 <= float(result["elapsed"]) < 30  # type: ignore[arg-type]
+    # The task ran, so the worker is set up: the background one runs below live play's priority
+    # (kernel/background.py), process and session, and the others as they were started.
+    pid = int(redis_worker["WORKER_PID"])
+    lowered = redis_worker["PROBE_QUEUE"] == "background"
+    assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + (BACKGROUND_NICE if lowered else 0))
+    if os.path.exists(f"/proc/{pid}/autogroup"):
+        with open(f"/proc/{pid}/autogroup") as f:
+            assert f.read().split()[-1] == str(BACKGROUND_NICE if lowered else 0)

@@ -20,10 +20,12 @@ def _niceness() -> int:
 @pytest.mark.skipif(sys.platform != "linux", reason="a thread's own niceness is Linux's")
 def test_the_work_runs_below_its_callers_priority_and_the_caller_keeps_its_own() -> None:
     caller = _niceness()
-    seen = at_low_priority(lambda: (_niceness(), threading.get_native_id()))
+    policy = os.sched_getscheduler(0)
+    seen = at_low_priority(lambda: (_niceness(), threading.get_native_id(), os.sched_getscheduler(0)))
     assert seen[0] == min(19, caller + BACKGROUND_NICE)
     assert seen[1] != threading.get_native_id()
-    assert _niceness() == caller
+    assert seen[2] == os.SCHED_IDLE != policy
+    assert _niceness() == caller and os.sched_getscheduler(0) == policy
 
 
 def test_the_work_hands_back_its_exception() -> None:
@@ -38,3 +40,38 @@ def test_the_work_hands_back_its_exception() -> None:
 def test_the_work_reads_the_database_from_its_own_thread() -> None:
     User.objects.create_user(username="bg", password=None)
     assert at_low_priority(lambda: User.objects.filter(username="bg").count()) == 1
+
+
+_LOWER = ("import os, sys; sys.path.insert(0, 'platform'); from kernel.background import lower_this_process; "
+          "lower_this_process(); print(os.getpriority(os.PRIO_PROCESS, 0)); print(open('/proc/self/autogroup').read())")
+
+
+def _lowered(new_session: bool) -> tuple[int, int]:
+    """The niceness and the autogroup's niceness of a process that lowered itself."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", _LOWER], cwd=root, capture_output=True, text=True, check=True,
+                         timeout=30, start_new_session=new_session).stdout.split("\n")
+    return int(out[0]), int(out[1].split()[-1])
+
+
+def _autogroup_nice() -> int:
+    with open("/proc/self/autogroup") as f:
+        return int(f.read().split()[-1])
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/autogroup"), reason="Linux's autogroups")
+def test_a_process_leading_its_session_lowers_itself_and_its_autogroup() -> None:
+    nice, group = _lowered(new_session=True)
+    assert nice == min(19, os.getpriority(os.PRIO_PROCESS, 0) + BACKGROUND_NICE)
+    assert group == min(19, BACKGROUND_NICE)  # a new session's autogroup starts at 0
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/autogroup"), reason="Linux's autogroups")
+def test_a_process_in_its_callers_session_leaves_the_shared_autogroup_alone() -> None:
+    before = _autogroup_nice()
+    nice, group = _lowered(new_session=False)
+    assert nice == min(19, os.getpriority(os.PRIO_PROCESS, 0) + BACKGROUND_NICE)
+    assert group == before == _autogroup_nice()

@@ -371,7 +371,7 @@ CELERY_TASK_ROUTES = {"games.sweep": {"queue": GAMES_SWEEP_QUEUE}, "games.lobby_
 CELERY_BEAT_SCHEDULE["games-sweep"] = {
     "task": "games.sweep", "schedule": GAMES_SWEEP_EVERY, "options": {"expires": 2 * GAMES_SWEEP_EVERY},
 }
-CELERY_TASK_ROUTES["integrity.signals_update"] = {"queue": GAMES_SWEEP_QUEUE}
+CELERY_TASK_ROUTES["integrity.signals_update"] = {"queue": BACKGROUND_QUEUE}  # noqa: F405
 CELERY_BEAT_SCHEDULE["integrity-signals"] = {
     "task": "integrity.signals_update", "schedule": INTEGRITY_SIGNALS_EVERY,  # noqa: F405
     "options": {"expires": INTEGRITY_SIGNALS_EVERY},  # noqa: F405
