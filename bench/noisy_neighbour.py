@@ -1,7 +1,8 @@
 """The noise of `bash bench/noisy_neighbour.sh`, and its report.
 
     .venv/bin/python bench/noisy_neighbour.py noise --mark FILE --out FILE [options]
-    .venv/bin/python bench/noisy_neighbour.py report QUIET.json NOISY.json NOISE.json
+    .venv/bin/python bench/noisy_neighbour.py report --quiet Q1.json [Q2.json…] --noisy N1.json [N2.json…]
+        --noise NOISE1.json [NOISE2.json…] [--quiet-cpu …] [--noisy-cpu …]
 
 ``noise`` waits for the bots' mark file (bench/live_load.sh's machinery: it exists while the
 bots play), then until it is gone runs, against the servers given with ``--http``:
@@ -15,7 +16,8 @@ bots play), then until it is gone runs, against the servers given with ``--http`
 
 It writes what the servers answered (exports let in and refused, sockets open and refused,
 syncs answered, probes by status) to ``--out``. ``report`` prints the tables' latencies of the
-quiet and the noisy run side by side, the ratio of the p99s, and the noise's figures.
+quiet and the noisy runs side by side (each kind's rounds pooled: every timed action of them),
+the ratio of the pooled p99s with each round's, and the noise's figures.
 """
 
 from __future__ import annotations
@@ -127,23 +129,49 @@ async def _noise(o: argparse.Namespace) -> dict[str, Any]:
     return {"seconds": round(time.monotonic() - started, 1), **dict(sorted(counts.items()))}
 
 
-def report(quiet: dict[str, Any], noisy: dict[str, Any], noise: dict[str, Any],
-           cpu: tuple[dict[str, Any], dict[str, Any]] | None = None) -> str:
-    """The runs side by side; with ``cpu`` (bench/proc_cpu.py's, each run's), the servers' CPU
-    a second and a timed action: what the noise costs the servers, apart from what the noise's
-    own client and the bots burn on the same cores."""
-    rows = [f"{'run':<8}{'hands':>10}{'p50 ms':>10}{'p99 ms':>10}{'full-play p99 ms':>18}"
+def _pooled(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Runs of one kind as one: hands summed, p50 and p99 over every timed action of them all, the
+    full-play p99 the largest of the runs'."""
+    from bench.harness.stats import percentile
+
+    latencies = [lat for run in runs for lat in run.get("latencies_ms") or []]
+    steady = [run["steady_p99_ms"] for run in runs if run.get("steady_p99_ms") is not None]
+    return {"hands_completed": sum(r["hands_completed"] for r in runs),
+            "hands_wanted": sum(r["hands_wanted"] for r in runs), "timed": sum(r["timed"] for r in runs),
+            "p50_ms": round(percentile(latencies, 0.5), 1), "p99_ms": round(percentile(latencies, 0.99), 1),
+            "steady_p99_ms": round(max(steady), 1) if steady else None}
+
+
+def report(quiet: list[dict[str, Any]], noisy: list[dict[str, Any]], noise: list[dict[str, Any]],
+           cpu: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None) -> str:
+    """The quiet and the noisy runs side by side, each kind pooled over its rounds (the rounds
+    alternate, so what drifts through an invocation, a database that grows, falls on both), and
+    each round's own p99s; with ``cpu`` (bench/proc_cpu.py's, each run's), the servers' CPU a
+    second and a timed action: what the noise costs the servers, apart from what the noise's own
+    client and the bots burn on the same cores."""
+    rows = [f"{'run':<8}{'hands':>12}{'p50 ms':>10}{'p99 ms':>10}{'full-play p99 ms':>18}"
             + (f"{'servers CPU ms/s':>18}{'ms/action':>11}" if cpu else "")]
-    for k, (name, run) in enumerate((("quiet", quiet), ("noisy", noisy))):
-        row = (f"{name:<8}{run['hands_completed']:>6}/{run['hands_wanted']:<3}{run['p50_ms']:>10}"
+    pooled = {"quiet": _pooled(quiet), "noisy": _pooled(noisy)}
+    for k, name in enumerate(("quiet", "noisy")):
+        run = pooled[name]
+        row = (f"{name:<8}{run['hands_completed']:>7}/{run['hands_wanted']:<4}{run['p50_ms']:>10}"
                f"{run['p99_ms']:>10}{str(run['steady_p99_ms']):>18}")
         if cpu:
-            seconds, servers = cpu[k]["seconds"], cpu[k]["kinds"].get("asgi") or 0.0
+            seconds = sum(c["seconds"] for c in cpu[k])
+            servers = sum(c["kinds"].get("asgi") or 0.0 for c in cpu[k])
             row += f"{1000 * servers / seconds:>18.0f}{1000 * servers / max(1, run['timed']):>11.2f}"
         rows.append(row)
-    ratio = noisy["p99_ms"] / quiet["p99_ms"] if quiet["p99_ms"] else float("nan")
-    rows.append(f"noisy p99 / quiet p99: {ratio:.2f} (target at most 1.20)")
-    rows.append("noise: " + ", ".join(f"{k} {v}" for k, v in noise.items()))
+    quiet_p99, noisy_p99 = pooled["quiet"]["p99_ms"], pooled["noisy"]["p99_ms"]
+    ratio = noisy_p99 / quiet_p99 if quiet_p99 else float("nan")
+    rows.append(f"noisy p99 / quiet p99: {ratio:.2f} (target at most 1.20), over {len(quiet)} alternated round(s); "
+                "each round's p99s, quiet / noisy: "
+                + ", ".join(f"{_pooled([q])['p99_ms']} / {_pooled([n])['p99_ms']}"
+                            for q, n in zip(quiet, noisy, strict=True)))
+    totals: dict[str, Any] = {}
+    for made in noise:
+        for key, value in made.items():
+            totals[key] = totals.get(key, 0) + value
+    rows.append("noise: " + ", ".join(f"{k} {round(v, 1)}" for k, v in sorted(totals.items())))
     return "\n".join(rows)
 
 
@@ -160,13 +188,19 @@ def main() -> None:
     noise.add_argument("--sync-rate", type=float, default=10.0, help="syncs per second per socket")
     noise.add_argument("--healthz-rate", type=float, default=100.0, help="probes per second in all")
     rep = sub.add_parser("report")
-    rep.add_argument("files", nargs=3)
-    rep.add_argument("--cpu", nargs=2, help="the quiet and the noisy run's bench/proc_cpu.py run --out")
+    rep.add_argument("--quiet", nargs="+", required=True, help="the quiet runs' bots --json, round by round")
+    rep.add_argument("--noisy", nargs="+", required=True, help="the noisy runs' bots --json, round by round")
+    rep.add_argument("--noise", nargs="+", required=True, help="the noise's --out, round by round")
+    rep.add_argument("--quiet-cpu", nargs="*", default=[], help="the quiet runs' bench/proc_cpu.py run --out")
+    rep.add_argument("--noisy-cpu", nargs="*", default=[], help="the noisy runs' bench/proc_cpu.py run --out")
     o = parser.parse_args()
     if o.command == "report":
-        quiet, noisy, made = (json.loads(Path(f).read_text()) for f in o.files)
-        cpu = (json.loads(Path(o.cpu[0]).read_text()), json.loads(Path(o.cpu[1]).read_text())) if o.cpu else None
-        print(report(quiet, noisy, made, cpu))
+        def read(files: list[str]) -> list[dict[str, Any]]:
+            return [json.loads(Path(f).read_text()) for f in files]
+
+        cpu = (read(o.quiet_cpu), read(o.noisy_cpu)) if o.quiet_cpu and o.noisy_cpu else None
+        sys.path[:0] = [str(ROOT)]
+        print(report(read(o.quiet), read(o.noisy), read(o.noise), cpu))
         return
     _django()
     Path(o.out).write_text(json.dumps(asyncio.run(_noise(o))) + "\n")

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# No single account can slow others: bench/live_load.sh's servers, workers and bots, played twice
-# in one invocation — quiet, then while bench/noisy_neighbour.py makes noise (one account's 25
-# stalled exports, 300 signed-out sockets asking for `sync`, /healthz probed) — and the tables'
-# latencies of both runs side by side (bench/README.md "Noisy neighbours").
+# No single account can slow others: bench/live_load.sh's servers, workers and bots, played in
+# alternate rounds in one invocation — quiet, then while bench/noisy_neighbour.py makes noise (one
+# account's 25 stalled exports, 300 signed-out sockets asking for `sync`, /healthz probed) — and
+# the tables' latencies of both kinds of run side by side (bench/README.md "Noisy neighbours").
 #
-#   bash bench/noisy_neighbour.sh [TABLES] [HANDS]
+#   [ROUNDS=2] bash bench/noisy_neighbour.sh [TABLES] [HANDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tables=${1:-40}; hands=${2:-10}
@@ -34,22 +34,30 @@ bots=(.venv/bin/python -m bench.harness bots --tables "$tables" --hands "$hands"
       --url ws://127.0.0.1:$port2 --origin http://127.0.0.1:$port1 --procs "${BOT_PROCS:-2}" --ramp "${RAMP:-0}")
 # The servers' CPU while the bots play, each run (bench/proc_cpu.py): what the noise costs them.
 servers=(--database-url "$DATABASE_URL" --pid "asgi=${pids[0]}" --pid "asgi=${pids[1]}")
-echo "== quiet: $tables tables, $hands hands each"
-.venv/bin/python bench/proc_cpu.py run --out "$tmp/quiet_cpu.json" --mark "$tmp/mark" "${servers[@]}" -- \
-  "${bots[@]}" --json "$tmp/quiet.json" --mark "$tmp/mark"
-echo "== noisy: the same, beside 25 stalled exports, 300 signed-out sockets asking for sync, /healthz probed"
-# The noise stands for clients on other machines: here it shares the 2 cores, so it runs at the
-# lowest CPU priority (NOISE_NICE, 19) and the figures measure what the noise costs the servers,
-# not what the noise client itself burns. NOISE_NICE=0 runs it beside them as an equal.
-nice -n "${NOISE_NICE:-19}" .venv/bin/python bench/noisy_neighbour.py noise --mark "$tmp/mark" --out "$tmp/noise.json" --tables "$tables" \
-  --http http://127.0.0.1:$port1 --http http://127.0.0.1:$port2 ${NOISE_ARGS:-} &
-noise=$!
-.venv/bin/python bench/proc_cpu.py run --out "$tmp/noisy_cpu.json" --mark "$tmp/mark" "${servers[@]}" -- \
-  "${bots[@]}" --json "$tmp/noisy.json" --mark "$tmp/mark"
-wait "$noise"
+# Quiet and noisy alternate, ROUNDS times (default 2): what drifts through the invocation (a
+# database that grows) falls on both kinds of run alike.
+quiet_files=(); noisy_files=(); noise_files=(); quiet_cpu=(); noisy_cpu=()
+for round in $(seq 1 "${ROUNDS:-2}"); do
+  echo "== round $round, quiet: $tables tables, $hands hands each"
+  .venv/bin/python bench/proc_cpu.py run --out "$tmp/quiet_cpu_$round.json" --mark "$tmp/mark" "${servers[@]}" -- \
+    "${bots[@]}" --json "$tmp/quiet_$round.json" --mark "$tmp/mark"
+  echo "== round $round, noisy: the same, beside 25 stalled exports, 300 signed-out sockets asking for sync, /healthz probed"
+  # The noise stands for clients on other machines: here it shares the 2 cores, so it runs at the
+  # lowest CPU priority (NOISE_NICE, 19) and the figures measure what the noise costs the servers,
+  # not what the noise client itself burns. NOISE_NICE=0 runs it beside them as an equal.
+  nice -n "${NOISE_NICE:-19}" .venv/bin/python bench/noisy_neighbour.py noise --mark "$tmp/mark" \
+    --out "$tmp/noise_$round.json" --tables "$tables" --http http://127.0.0.1:$port1 --http http://127.0.0.1:$port2 \
+    ${NOISE_ARGS:-} &
+  noise=$!
+  .venv/bin/python bench/proc_cpu.py run --out "$tmp/noisy_cpu_$round.json" --mark "$tmp/mark" "${servers[@]}" -- \
+    "${bots[@]}" --json "$tmp/noisy_$round.json" --mark "$tmp/mark"
+  wait "$noise"
+  quiet_files+=("$tmp/quiet_$round.json"); noisy_files+=("$tmp/noisy_$round.json"); noise_files+=("$tmp/noise_$round.json")
+  quiet_cpu+=("$tmp/quiet_cpu_$round.json"); noisy_cpu+=("$tmp/noisy_cpu_$round.json")
+done
 echo "== /healthz after the run: $(curl -s http://127.0.0.1:$port1/healthz)"
 echo "== the tables' action-to-broadcast latency"
-.venv/bin/python bench/noisy_neighbour.py report "$tmp/quiet.json" "$tmp/noisy.json" "$tmp/noise.json" \
-  --cpu "$tmp/quiet_cpu.json" "$tmp/noisy_cpu.json"
+.venv/bin/python bench/noisy_neighbour.py report --quiet "${quiet_files[@]}" --noisy "${noisy_files[@]}" \
+  --noise "${noise_files[@]}" --quiet-cpu "${quiet_cpu[@]}" --noisy-cpu "${noisy_cpu[@]}"
 fleet_stop
 .venv/bin/python manage.py ledger_check

@@ -118,6 +118,8 @@ class Command(BaseCommand):
                 "timed": len(stats.latencies), "p50_ms": round(p50, 1), "p99_ms": round(p99, 1), "procs": procs,
                 "steady_p50_ms": None if steady_p50 is None else round(steady_p50, 1),
                 "steady_p99_ms": None if steady_p99 is None else round(steady_p99, 1), "ramp": o["ramp"],
+                # Every timed action's latency, for a report that pools several runs.
+                "latencies_ms": [round(1000 * lat, 2) for lat in stats.latencies],
             }
             Path(o["json"]).write_text(json.dumps(figures) + "\n")
         for error in stats.errors[:20]:
