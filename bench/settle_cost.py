@@ -16,9 +16,6 @@ included) runs only inside each call. Statements are counted in a separate pass,
 trips), and without transaction control (BEGIN, COMMIT, SAVEPOINT, RELEASE), as
 tests/games/live/test_query_budget.py counts them.
 
-When ``hand_record_write`` takes the caller's table (``table=``), the record is also measured
-called that way (the table's stake level read with the table, as the live path holds it).
-
 Each round plays ``--hands`` hands per table; the figures are medians of the calls, and the
 median of the rounds' medians is printed last. Broadcasts are switched off (nothing is
 listening) and the next deal is not scheduled: they are outside both calls.
@@ -27,7 +24,6 @@ listening) and the next deal is not scheduled: they are outside both calls.
 from __future__ import annotations
 
 import argparse
-import inspect
 import os
 import re
 import statistics
@@ -97,33 +93,25 @@ def play_hand(table_id: int, users: dict[int, Any]) -> None:
 class Meter:
     """Wraps the two calls where the settlement makes them; records CPU µs or statements."""
 
-    def __init__(self, tables: dict[int, Any]) -> None:
+    def __init__(self) -> None:
         from games.services import settlement
         from history import services as history
         from wallet import services as wallet
 
         self.settlement, self.wallet = settlement, wallet
         self.settle, self.record = wallet.wallet_settle_hand, history.hand_record_write
-        self.takes_table = "table" in inspect.signature(self.record).parameters
-        self.tables = tables
         self.count = False  # statements instead of CPU
-        self.with_table = False
         self.cpu: dict[str, list[float]] = defaultdict(list)
         self.statements: dict[str, set[tuple[int, int]]] = defaultdict(set)
         self.seats = 0
 
     def install(self) -> None:
         self.wallet.wallet_settle_hand = self._wrap("settle", self.settle)
-        self.settlement.hand_record_write = self._wrap("record", self._record)
-
-    def _record(self, **kwargs: Any) -> Any:
-        if self.with_table:
-            kwargs["table"] = self.tables[kwargs["hand"].table_id]
-        return self.record(**kwargs)
+        self.settlement.hand_record_write = self._wrap("record", self.record)
 
     def _wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         def call(**kwargs: Any) -> Any:
-            label = f"{name}{' table=' if name == 'record' and self.with_table else ''} {self.seats} seats"
+            label = f"{name} {self.seats} seats"
             if self.count:
                 from django.db import connection
                 from django.test.utils import CaptureQueriesContext
@@ -166,26 +154,22 @@ def main() -> None:
     run = f"{int(time.time() * 1000)}"
     seat_counts = [int(s) for s in o.seats.split(",")]
     tables = {n: seated_table(o.game, o.mode, n, run) for n in seat_counts}
-    meter = Meter({table.pk: table for table, _users in tables.values()})
+    meter = Meter()
     meter.install()
-    variants = [False, True] if meter.takes_table else [False]
     rounds: dict[str, list[float]] = defaultdict(list)
     for n, (table, users) in tables.items():  # warm up, and count the statements
         meter.seats = n
-        for with_table in variants:
-            meter.with_table = with_table
-            for _ in range(5):
-                play_hand(table.pk, users)
-            meter.count = True
-            for _ in range(5):
-                play_hand(table.pk, users)
-            meter.count = False
+        for _ in range(5):
+            play_hand(table.pk, users)
+        meter.count = True
+        for _ in range(5):
+            play_hand(table.pk, users)
+        meter.count = False
     for r in range(o.rounds):
         meter.cpu.clear()
         for n, (table, users) in tables.items():
             meter.seats = n
-            for i in range(o.hands):
-                meter.with_table = variants[i % len(variants)]
+            for _ in range(o.hands):
                 play_hand(table.pk, users)
         medians = "  ".join(f"{label} {statistics.median(v):.0f}" for label, v in sorted(meter.cpu.items()))
         print(f"round {r + 1}: {medians}", flush=True)
