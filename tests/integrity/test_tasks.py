@@ -32,30 +32,34 @@ def _busy(load: dict[str, float]) -> None:
     load["now"] = 1.0 * len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 64.0
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_batch_waits_while_the_machine_is_busy_and_runs_once_it_is_not(load: dict[str, float]) -> None:
+def _two_hands_then_busy(load: dict[str, float]) -> None:
+    """Two hands played and recorded, then the machine busy."""
     table, users = _seated(["ann", "bob"])
     _play(table, users, 2)
     _busy(load)
-    with time_machine.travel(timezone.now() + timedelta(seconds=60)):
+
+
+def _batch_after(seconds: int) -> int:
+    """The pair's hands taken in once a batch was sent ``seconds`` from now (0: no pair yet)."""
+    with time_machine.travel(timezone.now() + timedelta(seconds=seconds)):
         update_signals.apply()
-        assert not PairSignal.objects.exists()
-        load["now"] = 0.5  # half of one CPU: not busy
-        update_signals.apply()
-        assert PairSignal.objects.get().hands == 2
+    pair = PairSignal.objects.first()
+    return 0 if pair is None else pair.hands
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_waits_while_the_machine_is_busy_and_runs_once_it_is_not(load: dict[str, float]) -> None:
+    _two_hands_then_busy(load)
+    assert _batch_after(60) == 0
+    load["now"] = 0.5  # half of one CPU: not busy
+    assert _batch_after(60) == 2
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_record_that_waited_too_long_is_taken_in_however_busy_the_machine(load: dict[str, float]) -> None:
-    table, users = _seated(["ann", "bob"])
-    _play(table, users, 2)
-    _busy(load)
-    with time_machine.travel(timezone.now() + timedelta(seconds=599)):
-        update_signals.apply()
-        assert not PairSignal.objects.exists()
-    with time_machine.travel(timezone.now() + timedelta(seconds=601)):
-        update_signals.apply()
-        assert PairSignal.objects.get().hands == 2
+    _two_hands_then_busy(load)
+    assert _batch_after(599) == 0
+    assert _batch_after(601) == 2
 
 
 @pytest.mark.django_db(transaction=True)
