@@ -297,6 +297,7 @@ async def connection_release_async(*, user_id: int | str, channel: str) -> None:
 # --- refusals told ---------------------------------------------------------------------------
 
 _told: dict[str, float] = {}
+_full: dict[str, float] = {}
 
 
 def refusal_told_recently(*, owner: str) -> bool:
@@ -310,19 +311,39 @@ def refusal_told_recently(*, owner: str) -> bool:
 def refusal_note(*, owner: str) -> None:
     """Remember that ``owner`` was told now: at most 4096 addresses, expired ones dropped
     first, then the longest known."""
+    _bounded_note(_told, owner, settings.GAMES_WS_REFUSAL_QUIET)
+
+
+def _bounded_note(notes: dict[str, float], owner: str, keep: float) -> None:
+    """``notes[owner] = now``, the dict held to 4096 owners: those older than ``keep`` seconds
+    dropped first, then the longest known."""
     now = time.time()
-    if len(_told) >= 4096:
-        quiet = settings.GAMES_WS_REFUSAL_QUIET
-        for stale in [o for o, t in _told.items() if now - t >= quiet]:
-            del _told[stale]
-        while len(_told) >= 4096:
-            del _told[next(iter(_told))]
-    _told[owner] = now
+    if len(notes) >= 4096:
+        for stale in [o for o, t in notes.items() if now - t >= keep]:
+            del notes[stale]
+        while len(notes) >= 4096:
+            del notes[next(iter(notes))]
+    notes.pop(owner, None)  # re-inserted last: the longest known go first
+    notes[owner] = now
+
+
+def full_seen_recently(*, owner: str) -> bool:
+    """Whether this process found the signed-out ``owner`` at its connection limit within
+    ``GAMES_WS_FULL_REMEMBER`` seconds (:func:`full_note`)."""
+    seen = _full.get(owner)
+    return seen is not None and time.time() - seen < settings.GAMES_WS_FULL_REMEMBER
+
+
+def full_note(*, owner: str) -> None:
+    """Remember that ``owner`` was found full now (at most 4096 addresses, the longest known
+    dropped first): a flood from one address costs one count read a second, not one a socket."""
+    _bounded_note(_full, owner, settings.GAMES_WS_FULL_REMEMBER)
 
 
 def refusals_forget() -> None:
-    """Forget every refusal told (a test's fresh start)."""
+    """Forget every refusal told and every address found full (a test's fresh start)."""
     _told.clear()
+    _full.clear()
 
 
 # --- expensive requests ----------------------------------------------------------------------

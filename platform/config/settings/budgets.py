@@ -47,6 +47,9 @@ GAMES_WS_ANON_RATE = env.float("GAMES_WS_ANON_RATE", default=1.0)  # messages pe
 GAMES_WS_ANON_BURST = env.int("GAMES_WS_ANON_BURST", default=4)
 # An address told it is past its limit is refused without a frame this long (seconds, per server).
 GAMES_WS_REFUSAL_QUIET = env.float("GAMES_WS_REFUSAL_QUIET", default=10.0)
+# Such an address the gate found full is refused without reading its count again this long
+# (seconds, per server; 0: read at every handshake).
+GAMES_WS_FULL_REMEMBER = env.float("GAMES_WS_FULL_REMEMBER", default=1.0)
 
 # --- /healthz (config/health.py) -------------------------------------------------------------
 HEALTHZ_CACHE_SECONDS = env.float("HEALTHZ_CACHE_SECONDS", default=2.0)  # checks reused this long

@@ -157,6 +157,27 @@ async def test_an_address_told_of_its_limit_is_refused_before_the_handshake_unti
 
 
 @pytest.mark.asyncio
+async def test_an_address_the_gate_found_full_is_refused_for_a_second_without_reading_its_count(table_for, settings):
+    """A flood from one address costs the gate one count read a second: a slot freed meanwhile
+    is taken at the next read."""
+    settings.GAMES_WS_CONNECTIONS_PER_ADDRESS, settings.GAMES_WS_REFUSAL_QUIET = 1, 10.0
+    settings.GAMES_WS_FULL_REMEMBER = 1.0
+    table = await db(table_for)("thirteen")
+    watching = _spectator(table.pk, "203.0.113.13")
+    assert (await _opened(watching))["type"] == "state"
+    with time_machine.travel(time.time(), tick=False) as clock:
+        assert (await _refused(_spectator(table.pk, "203.0.113.13")))["code"] == "too_many_connections"
+        assert await _spectator(table.pk, "203.0.113.13").connect(timeout=10) == (False, 4429)  # read: full
+        await watching.disconnect()  # its slot is free now
+        clock.shift(0.9)
+        assert await _spectator(table.pk, "203.0.113.13").connect(timeout=10) == (False, 4429)  # not read again
+        clock.shift(0.2)
+        again = _spectator(table.pk, "203.0.113.13")
+        assert (await _opened(again))["type"] == "state"  # read again: the slot is taken
+    await again.disconnect()
+
+
+@pytest.mark.asyncio
 async def test_sockets_the_gate_let_by_for_a_slot_taken_since_are_refused_before_the_handshake(
     table_for, settings, monkeypatch
 ):
