@@ -3,14 +3,9 @@ pooled action by action, and the ratio is of the pooled p99s."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
-
-from noisy_neighbour import report  # noqa: E402
+from bench.noisy_neighbour import report
 
 
 def _run(latencies: list[float], steady: float | None = 50.0) -> dict[str, Any]:
