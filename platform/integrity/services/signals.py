@@ -80,17 +80,16 @@ def pair_flags(pair: PairSignal, bets: dict[int, Sums] | None = None) -> list[st
     return [str(f) for f in flags]
 
 
-def signals_wait(*, now: datetime | None = None) -> bool:
+def signals_wait() -> bool:
     """Whether the next batch waits: the machine is busy (``INTEGRITY_SIGNALS_BUSY_LOAD``) and no
     record has waited ``INTEGRITY_SIGNALS_MAX_WAIT`` seconds for a batch (a CPU-bound batch would
     take its cores from live play; past the wait it runs anyway, so the signals never fall behind
     for good)."""
     if not machine_busy(settings.INTEGRITY_SIGNALS_BUSY_LOAD):
         return False
-    now = now or timezone.now()
     after = SignalCursor.objects.filter(name=CURSOR).values_list("record_id", flat=True).first() or 0
     oldest = HandRecord.objects.filter(pk__gt=after).order_by("pk").values_list("finished_at", flat=True).first()
-    return oldest is None or oldest > now - timedelta(seconds=settings.INTEGRITY_SIGNALS_MAX_WAIT)
+    return oldest is None or oldest > timezone.now() - timedelta(seconds=settings.INTEGRITY_SIGNALS_MAX_WAIT)
 
 
 def signals_update(*, limit: int | None = None, settled_before: datetime | None = None) -> int:
