@@ -83,7 +83,10 @@ def at_low_priority(work: Callable[[], R]) -> R:
             if sys.platform == "linux":
                 os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0)
                                + BACKGROUND_NICE)
-                os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # 0: this thread
+                try:
+                    os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # 0: this thread
+                except OSError:  # a sandbox that forbids the policy: the niceness stands
+                    pass
             outcome["result"] = work()
         except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
             outcome["error"] = exc
