@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -39,6 +40,8 @@ BACKGROUND_NICE = 10
 AUTOGROUP = "/proc/self/autogroup"
 #: The largest niceness Linux accepts.
 NICE_MAX = 19
+#: Where Linux counts the time every CPU spent in each state since boot.
+PROC_STAT = "/proc/stat"
 
 
 def lower_this_process() -> None:
@@ -60,17 +63,50 @@ def lower_this_process() -> None:
         pass  # no autogroups in this kernel, or not allowed: the process's niceness stands
 
 
-def machine_busy(load_per_cpu: float) -> bool:
-    """Whether the machine's 1-minute load average is at least ``load_per_cpu`` for each CPU this
-    process may run on (never when ``load_per_cpu`` is 0, nor where no load average is kept)."""
-    if load_per_cpu <= 0:
-        return False
+def _cpu_seconds() -> tuple[float, float] | None:
+    """The machine's CPU seconds since boot: those other processes kept busy (neither idle nor
+    waiting on I/O, less this process's own: its threads' and its waited-for children's), and
+    all of them; None where Linux's ``/proc/stat`` is not."""
     try:
-        load = os.getloadavg()[0]
-    except OSError:
+        with open(PROC_STAT) as f:
+            ticks = [int(x) for x in f.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
+    except (OSError, ValueError):
+        return None
+    hz = os.sysconf("SC_CLK_TCK")
+    own = sum(os.times()[:4])  # user, system, children's user, children's system
+    return (sum(ticks) - ticks[3] - ticks[4]) / hz - own, sum(ticks) / hz
+
+
+#: This process's last reading of :func:`_cpu_seconds`: the next call measures from it.
+_last_reading: list[tuple[float, float]] = []
+
+
+def busy_share(before: tuple[float, float], after: tuple[float, float]) -> float:
+    """The share (0 to 1) of the machine's CPU time that other processes kept busy between two
+    readings of :func:`_cpu_seconds`."""
+    elapsed = after[1] - before[1]
+    return 0.0 if elapsed <= 0 else min(1.0, max(0.0, (after[0] - before[0]) / elapsed))
+
+
+def machine_busy(share: float, first_sample: float = 1.0) -> bool:
+    """Whether other processes kept at least ``share`` (0 to 1) of the machine's CPU time busy
+    since this process last asked, or, the first time, over the next ``first_sample`` seconds.
+    Never when ``share`` is 0, nor where Linux's counts are not.
+
+    CPU time, not the load average: a 1-minute load average stays under one per CPU while live
+    play keeps the cores half busy in bursts, and lags a minute behind a load that starts. This
+    process's own CPU time is left out, so a batch it ran is not taken for others' load."""
+    if share <= 0:
         return False
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return load >= load_per_cpu * cpus
+    now = _cpu_seconds()
+    if now is None:
+        return False
+    if not _last_reading:
+        time.sleep(first_sample)
+        _last_reading.append(now)
+        now = _cpu_seconds() or now
+    before, _last_reading[:] = _last_reading[0], [now]
+    return busy_share(before, now) >= share
 
 
 def at_low_priority(work: Callable[[], R]) -> R:

@@ -4,7 +4,6 @@ way (docs/INTEGRITY.md "Stored as hands settle")."""
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 from typing import Any
 
@@ -14,22 +13,31 @@ from django.utils import timezone
 
 from integrity.models import Case, GrantFlowFlag, PairSignal
 from integrity.tasks import update_signals
+from kernel import background
 from tests.integrity.services.test_signals import _seated
 from tests.integrity.test_selectors import _play
 
 
 @pytest.fixture
 def load(settings: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, float]:
-    """The machine's 1-minute load average, as the test sets it (``load["now"]``)."""
-    settings.INTEGRITY_SIGNALS_BUSY_LOAD = 1.0
+    """The share of the machine's CPU time that other processes keep busy, as the test sets it
+    (``load["now"]``): each look at the machine's counts finds 10 more seconds gone by."""
+    settings.INTEGRITY_SIGNALS_BUSY_CPU = 0.3
     settings.INTEGRITY_SIGNALS_MAX_WAIT = 600
-    state = {"now": 0.0}
-    monkeypatch.setattr(os, "getloadavg", lambda: (state["now"], state["now"], state["now"]))
+    state, counts = {"now": 0.0}, {"busy": 0.0, "all": 0.0}
+
+    def reading() -> tuple[float, float]:
+        counts["busy"] += 10 * state["now"]
+        counts["all"] += 10
+        return counts["busy"], counts["all"]
+
+    monkeypatch.setattr(background, "_cpu_seconds", reading)
+    monkeypatch.setattr(background, "_last_reading", [reading()])
     return state
 
 
 def _busy(load: dict[str, float]) -> None:
-    load["now"] = 1.0 * len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 64.0
+    load["now"] = 0.6
 
 
 def _two_hands_then_busy(load: dict[str, float]) -> None:
@@ -51,7 +59,7 @@ def _batch_after(seconds: int) -> int:
 def test_a_batch_waits_while_the_machine_is_busy_and_runs_once_it_is_not(load: dict[str, float]) -> None:
     _two_hands_then_busy(load)
     assert _batch_after(60) == 0
-    load["now"] = 0.5  # half of one CPU: not busy
+    load["now"] = 0.2  # a fifth of the machine: not busy
     assert _batch_after(60) == 2
 
 

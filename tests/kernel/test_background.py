@@ -3,14 +3,17 @@ caller, in a thread of its own, and hands back its result or its exception."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sys
 import threading
+import time
 
 import pytest
 
 from accounts.models import User
-from kernel.background import BACKGROUND_NICE, at_low_priority
+from kernel import background
+from kernel.background import BACKGROUND_NICE, at_low_priority, busy_share, machine_busy
 
 
 def _niceness() -> int:
@@ -83,3 +86,47 @@ def test_a_process_in_its_callers_session_leaves_the_shared_autogroup_alone() ->
     nice, group = _lowered(new_session=False)
     assert nice == min(19, os.getpriority(os.PRIO_PROCESS, 0) + BACKGROUND_NICE)
     assert group == before == _autogroup_nice()
+
+
+def test_the_busy_share_is_the_others_busy_time_over_all_the_time_between_two_readings() -> None:
+    assert busy_share((10.0, 100.0), (13.0, 110.0)) == pytest.approx(0.3)
+    assert busy_share((10.0, 100.0), (10.0, 100.0)) == 0.0  # no time between them
+    assert busy_share((10.0, 100.0), (9.0, 110.0)) == 0.0  # this process's own time outgrew the machine's count
+
+
+def _spin(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+
+
+def _spinners(seconds: float) -> list[multiprocessing.Process]:
+    """One busy process per CPU this process may run on, spinning for ``seconds``."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    procs = [multiprocessing.get_context("fork").Process(target=_spin, args=(seconds,)) for _ in range(cpus)]
+    for proc in procs:
+        proc.start()
+    return procs
+
+
+@pytest.mark.skipif(not os.path.exists(background.PROC_STAT), reason="Linux's CPU counts")
+def test_other_processes_keeping_the_cores_busy_make_the_machine_busy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(background, "_last_reading", [])
+    procs = _spinners(2.0)
+    try:
+        time.sleep(0.2)
+        assert machine_busy(0.3, first_sample=1.0)
+    finally:
+        for proc in procs:
+            proc.join()
+    assert not machine_busy(0)  # a share of 0: never busy
+
+
+@pytest.mark.skipif(not os.path.exists(background.PROC_STAT), reason="Linux's CPU counts")
+def test_this_processs_own_cpu_time_is_not_counted_as_the_others() -> None:
+    before = background._cpu_seconds()
+    for proc in _spinners(1.0):  # children waited for: their time is this process's (os.times)
+        proc.join()
+    after = background._cpu_seconds()
+    assert before is not None and after is not None
+    assert busy_share(before, after) < 0.9  # every CPU was busy, with this process's own work

@@ -26,11 +26,11 @@ INTEGRITY_SIGNALS_LAG = env.int("INTEGRITY_SIGNALS_LAG", default=5)
 INTEGRITY_SIGNALS_BATCH = env.int("INTEGRITY_SIGNALS_BATCH", default=500)
 INTEGRITY_TABLES_AT_ONCE = env.int("INTEGRITY_TABLES_AT_ONCE", default=2)
 INTEGRITY_AT_ONCE_SECONDS = env.int("INTEGRITY_AT_ONCE_SECONDS", default=300)
-# A batch waits while the machine is busy (the 1-minute load average at least
-# INTEGRITY_SIGNALS_BUSY_LOAD per CPU; 0: never waits), unless a record has waited
-# INTEGRITY_SIGNALS_MAX_WAIT seconds: on full cores live play keeps them, and the signals catch
-# up as the load drops (docs/INTEGRITY.md "Stored as hands settle").
-INTEGRITY_SIGNALS_BUSY_LOAD = env.float("INTEGRITY_SIGNALS_BUSY_LOAD", default=1.0)
+# A batch waits while the machine is busy (other processes kept at least INTEGRITY_SIGNALS_BUSY_CPU
+# of its CPU time busy since the last batch was sent; 0: never waits), unless a record has waited
+# INTEGRITY_SIGNALS_MAX_WAIT seconds: live play keeps the cores and the database, and the signals
+# catch up as the load drops (docs/INTEGRITY.md "Stored as hands settle").
+INTEGRITY_SIGNALS_BUSY_CPU = env.float("INTEGRITY_SIGNALS_BUSY_CPU", default=0.3)
 INTEGRITY_SIGNALS_MAX_WAIT = env.int("INTEGRITY_SIGNALS_MAX_WAIT", default=600)
 # Work no player waits for (the signals' batches) has a queue of its own, served by a worker that
 # runs at a low CPU share (kernel/background.py; README.md "Production processes").

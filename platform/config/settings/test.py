@@ -31,5 +31,5 @@ GAMES_START_DELAY = 5  # nothing deals by itself: tests call the services (or th
 GAMES_NEXT_HAND_DELAY = 5
 CELERY_EMBEDDED_WORKER = False  # importing config.asgi in a test must not start a worker
 GC_FREEZE = False  # the test process keeps Python's collector as it is (kernel/gc_tuning.py)
-INTEGRITY_SIGNALS_BUSY_LOAD = 0  # a batch never waits on the machine's load; the tests of the wait set it
+INTEGRITY_SIGNALS_BUSY_CPU = 0  # a batch never waits on the machine's load; the tests of the wait set it
 HEALTHZ_CACHE_SECONDS = 0  # every probe checks afresh; tests of the cache set it

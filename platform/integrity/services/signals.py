@@ -81,11 +81,11 @@ def pair_flags(pair: PairSignal, bets: dict[int, Sums] | None = None) -> list[st
 
 
 def signals_wait() -> bool:
-    """Whether the next batch waits: the machine is busy (``INTEGRITY_SIGNALS_BUSY_LOAD``) and no
+    """Whether the next batch waits: the machine is busy (``INTEGRITY_SIGNALS_BUSY_CPU``) and no
     record has waited ``INTEGRITY_SIGNALS_MAX_WAIT`` seconds for a batch (a CPU-bound batch would
     take its cores from live play; past the wait it runs anyway, so the signals never fall behind
     for good)."""
-    if not machine_busy(settings.INTEGRITY_SIGNALS_BUSY_LOAD):
+    if not machine_busy(settings.INTEGRITY_SIGNALS_BUSY_CPU):
         return False
     after = SignalCursor.objects.filter(name=CURSOR).values_list("record_id", flat=True).first() or 0
     oldest = HandRecord.objects.filter(pk__gt=after).order_by("pk").values_list("finished_at", flat=True).first()
