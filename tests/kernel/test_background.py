@@ -3,8 +3,8 @@ caller, in a thread of its own, and hands back its result or its exception."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -57,7 +57,6 @@ def _group_nice(text: str) -> int | None:
 
 def _lowered(new_session: bool) -> tuple[int, int | None]:
     """The niceness and the autogroup's niceness of a process that lowered itself."""
-    import subprocess
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
@@ -94,19 +93,14 @@ def test_the_busy_share_is_the_others_busy_time_over_all_the_time_between_two_re
     assert busy_share((10.0, 100.0), (9.0, 110.0)) == 0.0  # this process's own time outgrew the machine's count
 
 
-def _spin(seconds: float) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        pass
+_SPIN = "import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end:\n    pass"
 
 
-def _spinners(seconds: float) -> list[multiprocessing.Process]:
-    """One busy process per CPU this process may run on, spinning for ``seconds``."""
+def _spinners(seconds: float) -> list[subprocess.Popen[bytes]]:
+    """One busy process per CPU this process may run on, spinning for ``seconds`` (new
+    interpreters: a fork of a process with threads may hang on a lock another thread held)."""
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    procs = [multiprocessing.get_context("fork").Process(target=_spin, args=(seconds,)) for _ in range(cpus)]
-    for proc in procs:
-        proc.start()
-    return procs
+    return [subprocess.Popen([sys.executable, "-c", _SPIN.format(seconds=seconds)]) for _ in range(cpus)]
 
 
 @pytest.mark.skipif(not os.path.exists(background.PROC_STAT), reason="Linux's CPU counts")
@@ -118,7 +112,7 @@ def test_other_processes_keeping_the_cores_busy_make_the_machine_busy(monkeypatc
         assert machine_busy(0.3, first_sample=1.0)
     finally:
         for proc in procs:
-            proc.join()
+            proc.wait(timeout=30)
     assert not machine_busy(0)  # a share of 0: never busy
 
 
@@ -126,7 +120,7 @@ def test_other_processes_keeping_the_cores_busy_make_the_machine_busy(monkeypatc
 def test_this_processs_own_cpu_time_is_not_counted_as_the_others() -> None:
     before = background._cpu_seconds()
     for proc in _spinners(1.0):  # children waited for: their time is this process's (os.times)
-        proc.join()
+        proc.wait(timeout=30)
     after = background._cpu_seconds()
     assert before is not None and after is not None
     assert busy_share(before, after) < 0.9  # every CPU was busy, with this process's own work
