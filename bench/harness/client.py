@@ -207,6 +207,7 @@ class Bot:
         quiet = self.client_sync and now - self.last_state > SYNC_AFTER and now - self.last_sync > SYNC_AFTER
         if (self.doubtful and now - self.last_sync > 1) or behind or quiet:
             self.last_sync, self.pong_asked = now, self.pong_version if behind else self.pong_asked
+            self.stats.syncs += 1
             await ws.send(json.dumps({"type": "sync"}))
 
     # --- frames ----------------------------------------------------------------------------
@@ -249,6 +250,7 @@ class Bot:
         phase = f"{hand.get('status', '')} {(hand.get('view') or {}).get('phase', '')}".strip() if hand else ""
         if message["type"] == "state":
             self.seen_version = max(self.seen_version, int(message["version"]))
+        self.stats.frames[message["type"]] += 1
         self.frames.append((time.monotonic(), message.get("code") or message["type"], version, phase))
 
     def _refused(self, message: dict[str, Any]) -> None:

@@ -168,6 +168,14 @@ def per_stats_line(per_bot: list[BotStats]) -> str:
             f"error frames and failed connects {max(sum(s.seen.values()) for s in per_bot)}")
 
 
+def frames_line(stats: BotStats, actions: int) -> str:
+    """The frames the bots received, by type, and the ``sync`` requests they sent, each per timed
+    action: a run whose servers send more for the same play shows it here."""
+    per = max(1, actions)
+    kinds = ", ".join(f"{kind} {n / per:.2f}" for kind, n in sorted(stats.frames.items())) or "none"
+    return f"per action: frames received {kinds}; syncs sent {stats.syncs / per:.3f}"
+
+
 def codes_line(stats: BotStats) -> str:
     """Every error frame (and failed connect) the bots saw, by code."""
     return ", ".join(f"{code} {n}" for code, n in stats.seen.most_common()) or "none"

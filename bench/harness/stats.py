@@ -30,6 +30,8 @@ class BotStats:
     resent: int = 0  # actions sent again with their id (no ack came, or a transient refusal)
     duplicates: int = 0  # of those, answered "duplicate": the server had applied them already
     state_at: list[float] = field(default_factory=list)  # when each state frame arrived
+    frames: Counter[str] = field(default_factory=Counter)  # every frame received, by type
+    syncs: int = 0  # `sync` requests sent
 
     def merge(self, other: BotStats) -> None:
         self.latencies += other.latencies
@@ -46,6 +48,8 @@ class BotStats:
         self.offline += other.offline
         self.resent += other.resent
         self.duplicates += other.duplicates
+        self.frames.update(other.frames)
+        self.syncs += other.syncs
 
     def saw(self, code: str) -> None:
         self.seen[code] += 1

@@ -22,7 +22,16 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from bench.harness.fleet import bots_for, bots_run, codes_line, game_modes, per_stats_line, ramped, tables_open
+from bench.harness.fleet import (
+    bots_for,
+    bots_run,
+    codes_line,
+    frames_line,
+    game_modes,
+    per_stats_line,
+    ramped,
+    tables_open,
+)
 from bench.harness.pool import Played, per_bot_figures, pool_run
 from bench.harness.stats import percentile, slow_by_second, steady
 from games.engine.registry import GAMES
@@ -93,7 +102,8 @@ class Command(BaseCommand):
             f"error frames seen: {codes_line(stats)}\n{per_stats_line(played.per_bot)}\n"
             f"elapsed {elapsed:.1f} s  hands/min {60 * ended / elapsed:.1f}  bot processes {procs}"
             f"{ramp_note}\n"
-            f"action-to-broadcast latency over {len(stats.latencies)} actions: p50 {p50:.1f} ms  p99 {p99:.1f} ms"
+            f"action-to-broadcast latency over {len(stats.latencies)} actions: p50 {p50:.1f} ms  p99 {p99:.1f} ms\n"
+            f"{frames_line(stats, len(stats.latencies))}"
         )
         slow = slow_by_second(stats)
         if slow is not None:

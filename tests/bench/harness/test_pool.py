@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bench.harness.fleet import TablePlan, per_stats_line, ramped
+from bench.harness.fleet import TablePlan, frames_line, per_stats_line, ramped
 from bench.harness.pool import Played, merged, per_bot_figures, pool_run, shares
 from bench.harness.stats import BotStats, percentile, slow_by_second, steady
 
@@ -18,8 +18,10 @@ def test_tables_are_dealt_round_robin_and_no_share_is_empty() -> None:
 
 
 def test_merged_latencies_are_the_samples_of_every_process_not_an_average_of_percentiles() -> None:
-    fast = BotStats(latencies=[0.010] * 99, hands={1, 2}, seen=Counter({"illegal": 1}), reconnects=1)
-    slow = BotStats(latencies=[1.0], hands={3}, voided={4}, errors=["table 9: timed out"], resent=2, duplicates=1)
+    fast = BotStats(latencies=[0.010] * 99, hands={1, 2}, seen=Counter({"illegal": 1}), reconnects=1,
+                    frames=Counter({"state": 300, "pong": 20}), syncs=1)
+    slow = BotStats(latencies=[1.0], hands={3}, voided={4}, errors=["table 9: timed out"], resent=2, duplicates=1,
+                    frames=Counter({"state": 5}), syncs=2)
     run = merged([Played(fast, [per_bot_figures(fast)]), Played(slow, [per_bot_figures(slow)])],
                  errors=["bot process 3: exited with code 1 before done"])
     stats = run.stats
@@ -30,6 +32,8 @@ def test_merged_latencies_are_the_samples_of_every_process_not_an_average_of_per
     assert stats.errors == ["bot process 3: exited with code 1 before done", "table 9: timed out"]
     assert stats.seen == Counter({"illegal": 1}) and stats.reconnects == 1
     assert (stats.resent, stats.duplicates) == (2, 1)
+    assert stats.frames == Counter({"state": 305, "pong": 20}) and stats.syncs == 3
+    assert frames_line(stats, len(stats.latencies)) == "per action: frames received pong 0.20, state 3.05; syncs sent 0.030"
     assert len(run.per_bot) == 2
 
 
