@@ -184,9 +184,16 @@ def test_a_samgong_table_shows_its_cards_countdown_and_actions_on_the_first_scre
                             f"samgong-{mode}-showdown-{size}")
             p.page.evaluate("(name) => document.querySelectorAll('.sg-table td:first-child strong')"
                             ".forEach(e => { e.textContent = name; })", LONG_NAME)
+            # and the widest hand, bet and coins a row may show, whatever this hand dealt
+            p.page.evaluate("() => document.querySelectorAll('[data-testid=showdown] tr').forEach(r => {"
+                            " const set = (q, text) => r.querySelectorAll(q).forEach(e => { e.textContent = text; });"
+                            " set('[data-testid=hand-name]', 'Mixed three faces'); set('.sg-bet', '×5');"
+                            " set('[data-testid=coins]', '-12,345.00'); })")
             on_first_screen(p.page, {}, f"samgong-{mode}-showdown-names-{size}")  # the width only
             rights = p.page.evaluate("() => [...document.querySelectorAll('[data-testid=showdown] [data-testid=coins]')]"
                                      ".map(e => e.getBoundingClientRect().right)")
             width = PORTRAIT[0] if size == "portrait" else LANDSCAPE[0]
+            cells = p.page.evaluate("() => [...document.querySelector('[data-testid=showdown] tr').cells]"
+                                    ".map(e => Math.round(e.getBoundingClientRect().width))")
             assert len(rights) == 4 and max(rights) <= width, \
-                f"samgong-{mode}-{size}: a long name pushes the coins off the screen ({rights})"
+                f"samgong-{mode}-{size}: the widest row pushes the coins off the screen ({rights}, cells {cells})"
