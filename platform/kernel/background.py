@@ -13,10 +13,12 @@ behind and catches up when the load drops. Two levels, because Linux schedules i
   starts: its niceness and, when it leads its own session, its session's autogroup. Under
   systemd with the cpu controller, the unit's ``CPUWeight=`` is what ranks it (README.md).
 * **The thread** (:func:`at_low_priority`). Inside its group, the thread that runs the work
-  (in the background worker, or in a process it shares with live play: the embedded worker of
-  ``make run``, several services started from one shell) takes Linux's ``SCHED_IDLE`` policy,
-  for that thread only: a weight of 3 against a ``nice`` 0 thread's 1,024, where ``nice`` +10
-  (weight 110) would still take about a tenth of a core from each thread of live play it meets.
+  takes Linux's ``SCHED_IDLE`` policy, for that thread only: a weight of 3 against a ``nice`` 0
+  thread's 1,024, where ``nice`` +10 (weight 110) would still take about a tenth of a core from
+  each thread of live play it meets. Only in a process that lowered itself, whose other threads
+  wait for the work anyway: elsewhere (the embedded worker of ``make run``, which also runs the
+  timers) a thread that holds Python's GIL and is not given the CPU while the machine is busy
+  would stall every thread of its process, so there the work runs at the caller's priority.
 
 Elsewhere than on Linux, where a niceness is the whole process's, the work runs as it is.
 """
@@ -44,6 +46,11 @@ NICE_MAX = 19
 PROC_STAT = "/proc/stat"
 
 
+#: Whether this process lowered itself (:func:`lower_this_process`): only then does the work's
+#: thread take ``SCHED_IDLE``.
+_process_lowered: list[bool] = []
+
+
 def lower_this_process() -> None:
     """Lower the calling process (its thread, and the threads and children it starts after) by
     ``BACKGROUND_NICE``, and its session's autogroup as much when the process leads its session
@@ -52,6 +59,7 @@ def lower_this_process() -> None:
     if sys.platform != "linux":
         return
     os.setpriority(os.PRIO_PROCESS, 0, min(NICE_MAX, os.getpriority(os.PRIO_PROCESS, 0) + BACKGROUND_NICE))
+    _process_lowered[:] = [True]
     if os.getsid(0) != os.getpid():
         return
     try:
@@ -110,8 +118,11 @@ def machine_busy(share: float, first_sample: float = 1.0) -> bool:
 
 
 def at_low_priority(work: Callable[[], R]) -> R:
-    """``work()``'s result (or its exception), computed in a thread at a lower CPU priority;
-    the thread's database connections are closed as it ends."""
+    """``work()``'s result (or its exception), computed in a thread at a lower CPU priority in a
+    process that lowered itself, and as it is elsewhere; the thread's database connections are
+    closed as it ends."""
+    if not _process_lowered:
+        return work()
     outcome: dict[str, object] = {}
 
     def run() -> None:
