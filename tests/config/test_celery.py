@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -54,11 +53,9 @@ def test_the_sweeper_has_a_queue_of_its_own_and_timers_stay_on_the_default_one()
 @pytest.mark.parametrize("queue", ["", "sweep", "background"])
 def test_countdown_task_fires_after_its_delay_on_the_embedded_worker(queue: str, tmp_path: Path) -> None:
     """The one in-process worker serves the timers' queue, the sweeper's and the background one.
-    Each probe has a copy of the embedded database: its beat's tasks write to it, and two probes
-    on one SQLite file (two test workers) would wait on each other's locks."""
-    database = tmp_path / "db.sqlite3"
-    shutil.copyfile(ROOT / "var" / "db.sqlite3", database)
-    result = _probe(_env(DATABASE_URL=f"sqlite:///{database}"), queue=queue)
+    Each probe has an SQLite file of its own: its beat's tasks open it, and two probes on one
+    file (two test workers) would wait on each other's locks."""
+    result = _probe(_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}"), queue=queue)
     assert result["broker"] == "memory"
     assert result["early"] is False
     assert result["elapsed"] is not None and 2.0 <= float(result["elapsed"]) < 10  # type: ignore[arg-type]
