@@ -71,18 +71,35 @@ def lower_this_process() -> None:
         pass  # no autogroups in this kernel, or not allowed: the process's niceness stands
 
 
+def cpu_ticks(text: str) -> tuple[int, int, int]:
+    """(busy ticks, all ticks, CPUs) from the text of Linux's ``/proc/stat``, every CPU's since
+    boot: busy is user + nice + system + irq + softirq + steal (guest time is inside user and
+    nice); idle and iowait are not busy."""
+    total: list[int] = []
+    cpus = 0
+    for line in text.splitlines():
+        name, *values = line.split()
+        if name == "cpu":
+            total = [int(v) for v in values] + [0] * 8
+        elif name.startswith("cpu"):
+            cpus += 1
+    user, nice, system, idle, iowait, irq, softirq, steal = total[:8]
+    busy = user + nice + system + irq + softirq + steal
+    return busy, busy + idle + iowait, cpus
+
+
 def _cpu_seconds() -> tuple[float, float] | None:
-    """The machine's CPU seconds since boot: those other processes kept busy (neither idle nor
-    waiting on I/O, less this process's own: its threads' and its waited-for children's), and
-    all of them; None where Linux's ``/proc/stat`` is not."""
+    """The machine's CPU seconds since boot: those other processes kept busy (less this
+    process's own: its threads' and its waited-for children's), and all of them; None where
+    Linux's ``/proc/stat`` is not."""
     try:
         with open(PROC_STAT) as f:
-            ticks = [int(x) for x in f.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
+            busy, every, _ = cpu_ticks(f.read())
     except (OSError, ValueError):
         return None
     hz = os.sysconf("SC_CLK_TCK")
     own = sum(os.times()[:4])  # user, system, children's user, children's system
-    return (sum(ticks) - ticks[3] - ticks[4]) / hz - own, sum(ticks) / hz
+    return busy / hz - own, every / hz
 
 
 #: This process's last reading of :func:`_cpu_seconds`: the next call measures from it.
@@ -127,13 +144,13 @@ def at_low_priority(work: Callable[[], R]) -> R:
 
     def run() -> None:
         try:
-            if sys.platform == "linux":
-                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0)
-                               + BACKGROUND_NICE)
-                try:
-                    os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # 0: this thread
-                except OSError:  # a sandbox that forbids the policy: the niceness stands
-                    pass
+            # Only Linux lowers a process (lower_this_process), so this is Linux.
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0)
+                           + BACKGROUND_NICE)
+            try:
+                os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # 0: this thread
+            except OSError:  # a sandbox that forbids the policy: the niceness stands
+                pass
             outcome["result"] = work()
         except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
             outcome["error"] = exc

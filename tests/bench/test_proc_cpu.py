@@ -6,7 +6,6 @@ from bench.proc_cpu import (
     HZ,
     Backends,
     Proc,
-    parse_cpu,
     parse_stat,
     report_text,
     row_of,
@@ -36,16 +35,6 @@ def test_a_real_stat_line() -> None:
             "18446744073709551615 1 1 0 0 0 0 0 4194304 1088 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n")
     p = parse_stat(line)
     assert (p.pid, p.ppid, p.utime, p.stime, p.cutime, p.cstime, p.starttime) == (2216, 2215, 12, 34, 5, 6, 1729)
-
-
-def test_the_machine_busy_time_leaves_out_idle_and_iowait() -> None:
-    text = ("cpu  100 5 40 800 20 3 2 1 7 0\n"
-            "cpu0 50 5 20 400 10 3 2 1 7 0\ncpu1 50 0 20 400 10 0 0 0 0 0\n"
-            "intr 12345 0 0\nctxt 999\nbtime 1700000000\n")
-    busy, total, cpus = parse_cpu(text)
-    assert busy == 100 + 5 + 40 + 3 + 2 + 1  # guest (7) is inside user already
-    assert total == busy + 800 + 20
-    assert cpus == 2
 
 
 def test_a_tree_counts_every_descendant_and_the_children_they_reaped() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from accounts.models import User
 from kernel import background
-from kernel.background import BACKGROUND_NICE, at_low_priority, busy_share, machine_busy
+from kernel.background import BACKGROUND_NICE, at_low_priority, busy_share, cpu_ticks, machine_busy
 
 
 def _niceness() -> int:
@@ -139,3 +139,13 @@ def test_this_processs_own_cpu_time_is_not_counted_as_the_others() -> None:
     after = background._cpu_seconds()
     assert before is not None and after is not None
     assert busy_share(before, after) < 0.9  # every CPU was busy, with this process's own work
+
+
+def test_the_machine_busy_time_leaves_out_idle_and_iowait() -> None:
+    text = ("cpu  100 5 40 800 20 3 2 1 7 0\n"
+            "cpu0 50 5 20 400 10 3 2 1 7 0\ncpu1 50 0 20 400 10 0 0 0 0 0\n"
+            "intr 12345 0 0\nctxt 999\nbtime 1700000000\n")
+    busy, total, cpus = cpu_ticks(text)
+    assert busy == 100 + 5 + 40 + 3 + 2 + 1  # guest (7) is inside user already
+    assert total == busy + 800 + 20
+    assert cpus == 2
