@@ -1,13 +1,21 @@
 """Run in a subprocess by test_celery.py: send a countdown task and report when it fired.
 
-Prints one JSON line: {"early": bool, "elapsed": seconds or null}. The settings come from the
-environment the test passes (embedded default, or REDIS_URL with a separate worker process); a
-third argument names the queue to send it to (the default queue unless given).
+Prints one JSON line: {"early": bool, "elapsed": seconds or null, "broker": scheme}. The settings
+come from the environment the test passes (embedded default, or REDIS_URL with a separate worker
+process); a third argument names the queue to send it to (the default queue unless given).
+
+Embedded, the worker runs in this process: the probe's own task sets an event here, and the
+beat keeps its schedule in ``PROBE_DIR`` (a file two probes at once would share in ``var/``).
+The beat's own heartbeat task writes the key that ``config.record_heartbeat`` writes, so only a
+separate worker, which runs no beat, is probed through that key. A probe that times out prints
+every thread's stack to stderr.
 """
 
+import faulthandler
 import json
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -30,26 +38,54 @@ def fired(token: str) -> bool:
     return bool(beat and beat["token"] == token)
 
 
+def embedded_probe() -> threading.Event:
+    """Register the probe's task, keep the beat's schedule in ``PROBE_DIR``, start the worker;
+    the event is set when the task runs."""
+    from config import embedded
+    from config.celery_app import app
+
+    ran = threading.Event()
+
+    @app.task(name="probe.fired", ignore_result=True)
+    def probe_fired(token: str) -> None:
+        ran.set()
+
+    embedded._schedule_path = lambda: Path(os.environ["PROBE_DIR"]) / "celerybeat-schedule"
+    embedded.start_embedded_worker()
+    return ran
+
+
 def main() -> None:
     countdown = float(sys.argv[1])
     token = sys.argv[2]
     queue = sys.argv[3] if len(sys.argv) > 3 else None
     if settings.CELERY_EMBEDDED_WORKER:
-        from config.embedded import start_embedded_worker
-
-        start_embedded_worker()
-    start = time.monotonic()
-    record_heartbeat.apply_async(args=[token], countdown=countdown, queue=queue)
+        ran = embedded_probe()
+        start = time.monotonic()
+        app_send("probe.fired", token, countdown, queue)
+        has_fired = ran.is_set
+    else:
+        start = time.monotonic()
+        record_heartbeat.apply_async(args=[token], countdown=countdown, queue=queue)
+        has_fired = lambda: fired(token)  # noqa: E731
     early = False
     while time.monotonic() - start < countdown - 0.3:
-        early = early or fired(token)
+        early = early or has_fired()
         time.sleep(0.05)
     while time.monotonic() - start < countdown + 20:
-        if fired(token):
-            print(json.dumps({"early": early, "elapsed": time.monotonic() - start, "broker": settings.CELERY_BROKER_URL.split(":")[0]}))
+        if has_fired():
+            print(json.dumps({"early": early, "elapsed": time.monotonic() - start,
+                              "broker": settings.CELERY_BROKER_URL.split(":")[0]}))
             return
         time.sleep(0.05)
+    faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
     print(json.dumps({"early": early, "elapsed": None}))
+
+
+def app_send(name: str, token: str, countdown: float, queue: str | None) -> None:
+    from config.celery_app import app
+
+    app.send_task(name, args=[token], countdown=countdown, queue=queue)
 
 
 if __name__ == "__main__":

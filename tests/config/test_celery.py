@@ -31,7 +31,8 @@ def _probe(env: dict[str, str], countdown: float = 2.0, queue: str = "") -> dict
         [sys.executable, str(PROBE), str(countdown), secrets.token_hex(8), *([queue] if queue else [])],
         env=env, cwd=ROOT, capture_output=True, text=True, timeout=90, check=True,
     )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    result: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result | {"stderr": out.stderr[-6000:]}  # a probe that timed out left its threads' stacks there
 
 
 def test_the_sweeper_has_a_queue_of_its_own_and_timers_stay_on_the_default_one() -> None:
@@ -53,12 +54,13 @@ def test_the_sweeper_has_a_queue_of_its_own_and_timers_stay_on_the_default_one()
 @pytest.mark.parametrize("queue", ["", "sweep", "background"])
 def test_countdown_task_fires_after_its_delay_on_the_embedded_worker(queue: str, tmp_path: Path) -> None:
     """The one in-process worker serves the timers' queue, the sweeper's and the background one.
-    Each probe has an SQLite file of its own: its beat's tasks open it, and two probes on one
-    file (two test workers) would wait on each other's locks."""
-    result = _probe(_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}"), queue=queue)
+    Each probe has an SQLite file and a beat schedule of its own (``PROBE_DIR``): two probes at
+    once (two test workers) would otherwise share them."""
+    result = _probe(_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", PROBE_DIR=str(tmp_path)), queue=queue)
+    assert result["elapsed"] is not None, result["stderr"]
     assert result["broker"] == "memory"
     assert result["early"] is False
-    assert result["elapsed"] is not None and 2.0 <= float(result["elapsed"]) < 10  # type: ignore[arg-type]
+    assert 2.0 <= float(result["elapsed"]) < 10  # type: ignore[arg-type]
 
 
 def _redis_available() -> bool:
@@ -97,7 +99,8 @@ def test_countdown_task_fires_after_its_delay_through_redis_and_a_worker_process
     result = _probe(redis_worker, queue=redis_worker["PROBE_QUEUE"])
     assert result["broker"] == "redis"
     assert result["early"] is False
-    assert result["elapsed"] is not None and 2.0 <= float(result["elapsed"]) < 30  # type: ignore[arg-type]
+    assert result["elapsed"] is not None, result["stderr"]
+    assert 2.0 <= float(result["elapsed"]) < 30  # type: ignore[arg-type]
     # The task ran, so the worker is set up: the background one runs below live play's priority
     # (kernel/background.py), process and session, and the others as they were started.
     pid = int(redis_worker["WORKER_PID"])
