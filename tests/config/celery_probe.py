@@ -12,6 +12,7 @@ every thread's stack to stderr.
 """
 
 import faulthandler
+import functools
 import json
 import os
 import sys
@@ -30,6 +31,7 @@ django.setup()
 from django.conf import settings  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 
+from config.celery_app import app  # noqa: E402
 from config.tasks import HEARTBEAT_KEY, record_heartbeat  # noqa: E402
 
 
@@ -42,7 +44,6 @@ def embedded_probe() -> threading.Event:
     """Register the probe's task, keep the beat's schedule in ``PROBE_DIR``, start the worker;
     the event is set when the task runs."""
     from config import embedded
-    from config.celery_app import app
 
     ran = threading.Event()
 
@@ -62,12 +63,12 @@ def main() -> None:
     if settings.CELERY_EMBEDDED_WORKER:
         ran = embedded_probe()
         start = time.monotonic()
-        app_send("probe.fired", token, countdown, queue)
+        app.send_task("probe.fired", args=[token], countdown=countdown, queue=queue)
         has_fired = ran.is_set
     else:
         start = time.monotonic()
         record_heartbeat.apply_async(args=[token], countdown=countdown, queue=queue)
-        has_fired = lambda: fired(token)  # noqa: E731
+        has_fired = functools.partial(fired, token)
     early = False
     while time.monotonic() - start < countdown - 0.3:
         early = early or has_fired()
@@ -80,12 +81,6 @@ def main() -> None:
         time.sleep(0.05)
     faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
     print(json.dumps({"early": early, "elapsed": None}))
-
-
-def app_send(name: str, token: str, countdown: float, queue: str | None) -> None:
-    from config.celery_app import app
-
-    app.send_task(name, args=[token], countdown=countdown, queue=queue)
 
 
 if __name__ == "__main__":
