@@ -45,3 +45,31 @@ def test_welcome_funded_counts_recent_daily_bonuses_like_welcome_coins(player) -
     # every account here joined just now, but none was given welcome coins
     assert welcome_funded(user_ids=ids, joined_since=since) == {new_bonus.pk}
 
+
+
+@pytest.mark.postgres
+def test_welcome_funded_probes_the_ledgers_indexes_in_a_plan_made_on_an_empty_ledger(player) -> None:
+    """A connection keeps a prepared statement's generic plan while the ledger grows: planned on
+    an empty ledger, the question must still look each player's grant and bonuses up on their
+    indexes, never scan or hash the whole ledger (docs/SCALING.md "What one action costs")."""
+    import datetime as dt
+
+    from django.db import connection
+    from django.utils import timezone
+
+    from wallet.models import LedgerTransaction
+    from wallet.selectors import welcome_funded_statement
+
+    assert not LedgerTransaction.objects.exists()
+    ids = [player(name).pk for name in ("east", "south", "west", "north")]
+    sql, params = welcome_funded_statement(ids, timezone.now() - dt.timedelta(days=30))
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE wallet_ledgertransaction")
+        cursor.execute("SET plan_cache_mode = force_generic_plan")
+        try:
+            cursor.execute("EXPLAIN " + sql, params)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+        finally:
+            cursor.execute("RESET plan_cache_mode")
+    assert "hashed" not in plan and "Seq Scan on wallet_ledgertransaction" not in plan, plan
+    assert plan.count("Index Scan using wallet_ledgertransaction_") == 2, plan
