@@ -110,11 +110,13 @@ def welcome_funded_statement(ids: list[int], joined_since: dt.datetime) -> tuple
     """``welcome_funded``'s SQL and parameters. SQL both databases run, not the ORM: built by the
     ORM it took 1.4 ms a call, as SQL 0.16 ms (PostgreSQL, four players).
 
-    Each player's grant is found by its idempotency key and their bonuses by their reference, on
-    those columns' indexes. The ``OFFSET 0`` in each EXISTS keeps it so: without it PostgreSQL may
-    answer an EXISTS with one hashed scan of the whole ledger, which it chooses when it plans on
-    a small ledger, and a connection's prepared plan stays that way while the ledger grows, until
-    the table is next analysed (docs/SCALING.md "What one action costs")."""
+    Each player's grant is looked up by its idempotency key and their bonuses by their reference,
+    on those columns' indexes once the ledger is past a few pages. The ``OFFSET 0`` in each EXISTS
+    keeps the lookups per player: without it PostgreSQL may answer an EXISTS with one hashed scan
+    of the whole ledger, which it chooses when it plans on a small or never analysed ledger, and a
+    connection's prepared plan stays that way while the ledger grows, until the table is next
+    analysed (docs/SCALING.md "What one action costs"). SQLite takes an OFFSET only after a
+    LIMIT, hence ``LIMIT 1``, which an EXISTS implies anyway."""
     ledger = LedgerTransaction._meta.db_table
     sql = (
         f"SELECT u.id FROM {User._meta.db_table} u WHERE u.id IN ({', '.join(['%s'] * len(ids))}) AND ("  # noqa: S608

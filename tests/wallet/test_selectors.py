@@ -12,6 +12,12 @@ from wallet.selectors import table_money_list, table_money_of, wallet_balance
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+#: The ledger the welcome-coins question is planned on: this many transactions, whose references
+#: name this many tables, as settlements name theirs. Small, yet past the few pages where a
+#: sequential scan is the right plan.
+TRANSACTIONS = 400
+TABLES = 40
+
 
 def test_table_money_of_reads_each_players_money_at_one_table_and_zero_for_none(django_assert_num_queries):
     table, other = table_at("thirteen", name="one"), table_at("thirteen", name="two")
@@ -46,30 +52,42 @@ def test_welcome_funded_counts_recent_daily_bonuses_like_welcome_coins(player) -
     assert welcome_funded(user_ids=ids, joined_since=since) == {new_bonus.pk}
 
 
-
 @pytest.mark.postgres
-def test_welcome_funded_probes_the_ledgers_indexes_in_a_plan_made_on_an_empty_ledger(player) -> None:
+def test_welcome_funded_probes_the_ledgers_indexes_in_a_plan_made_on_a_small_ledger(player) -> None:
     """A connection keeps a prepared statement's generic plan while the ledger grows: planned on
-    an empty ledger, the question must still look each player's grant and bonuses up on their
-    indexes, never scan or hash the whole ledger (docs/SCALING.md "What one action costs")."""
+    a ledger analysed at ``TRANSACTIONS`` transactions, the question must still look each player's
+    grant and bonuses up on their indexes, never scan or hash the whole ledger (docs/SCALING.md
+    "What one action costs"). The statement is prepared here as the pool's connections prepare
+    it, and its generic plan explained."""
     import datetime as dt
 
     from django.db import connection
     from django.utils import timezone
 
+    from tests.wallet.conftest import key
     from wallet.models import LedgerTransaction
     from wallet.selectors import welcome_funded_statement
 
-    assert not LedgerTransaction.objects.exists()
-    ids = [player(name).pk for name in ("east", "south", "west", "north")]
+    players = [player(name) for name in ("east", "south", "west", "north")]
+    for n in range(TRANSACTIONS):
+        services.wallet_grant(user=players[0], amount=1, idempotency_key=key("grant"), actor=None,
+                              reference=f"table:{n % TABLES}")
+    assert LedgerTransaction.objects.count() == TRANSACTIONS
+    ids = [user.pk for user in players]
     sql, params = welcome_funded_statement(ids, timezone.now() - dt.timedelta(days=30))
+    numbered = sql.replace("%s", "{}").format(*(f"${n}" for n in range(1, len(params) + 1)))
+    types = ", ".join({int: "bigint", str: "text"}.get(type(value), "timestamptz") for value in params)
+    values = ", ".join(str(value) if isinstance(value, int) else f"'{value}'" for value in params)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE wallet_ledgertransaction")
+        cursor.execute(f"PREPARE funded ({types}) AS {numbered}")
         cursor.execute("SET plan_cache_mode = force_generic_plan")
         try:
-            cursor.execute("EXPLAIN " + sql, params)
+            cursor.execute(f"EXPLAIN EXECUTE funded ({values})")
             plan = "\n".join(row[0] for row in cursor.fetchall())
         finally:
             cursor.execute("RESET plan_cache_mode")
+            cursor.execute("DEALLOCATE funded")
+    assert "$1" in plan, plan  # the generic plan: parameters, not the values
     assert "hashed" not in plan and "Seq Scan on wallet_ledgertransaction" not in plan, plan
     assert plan.count("Index Scan using wallet_ledgertransaction_") == 2, plan
