@@ -51,7 +51,7 @@ def embedded_probe() -> threading.Event:
     def probe_fired(token: str) -> None:
         ran.set()
 
-    embedded._schedule_path = lambda: Path(os.environ["PROBE_DIR"]) / "celerybeat-schedule"
+    settings.VAR_DIR = Path(os.environ["PROBE_DIR"])  # where the beat keeps its schedule
     embedded.start_embedded_worker()
     return ran
 
